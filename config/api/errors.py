@@ -1,0 +1,97 @@
+"""DRF exceptions as RFC 9457 problem documents (through drf-standardized-errors).
+
+Domain code raises the exceptions below (or Django's); this module alone maps them to
+statuses, so that views stay free of error handling.
+"""
+
+from django.core.exceptions import RequestDataTooBig
+from django.db import IntegrityError
+from django.db.models import ProtectedError, RestrictedError
+from djangorestframework_camel_case.util import camelize_re, underscore_to_camel
+from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
+from drf_standardized_errors.handler import ExceptionHandler
+from rest_framework import exceptions, status
+
+from config.api.problems import PROBLEM_CONTENT_TYPE, problem
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state of the resource."
+    default_code = "conflict"
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "A service this request needs is unavailable; try again later."
+    default_code = "service_unavailable"
+
+
+def camel_attr(attr: str | None) -> str | None:
+    """`native_currency.decimals` -> `nativeCurrency.decimals`: attrs name wire fields."""
+    if attr is None:
+        return None
+    return camelize_re.sub(underscore_to_camel, attr)
+
+
+class ProblemExceptionHandler(ExceptionHandler):
+    def convert_known_exceptions(self, exc):
+        if isinstance(exc, (ProtectedError, RestrictedError)):
+            objects = getattr(exc, "protected_objects", None) or exc.restricted_objects
+            blocking = sorted({str(obj._meta.verbose_name_plural) for obj in objects})
+            return Conflict(f"Still referenced by {', '.join(blocking)}; remove those first.")
+        if isinstance(exc, IntegrityError):
+            # A race past the serializer's uniqueness check; the constraint held.
+            return Conflict("A record with these unique values already exists.", code="duplicate")
+        if isinstance(exc, RequestDataTooBig):
+            return PayloadTooLarge()
+        if isinstance(exc, exceptions.ValidationError) and _only_unique_errors(exc.detail):
+            conflict = Conflict("A record with these unique values already exists.", "duplicate")
+            conflict.field_errors = exc.detail
+            return conflict
+        return super().convert_known_exceptions(exc)
+
+    def get_response(self, exc, data):
+        response = super().get_response(exc, data)
+        response.content_type = PROBLEM_CONTENT_TYPE
+        return response
+
+
+class ProblemFormatter(ExceptionFormatter):
+    def run(self):
+        exc = self.exc
+        detail = exc.detail
+        if isinstance(exc, exceptions.ValidationError) or hasattr(exc, "field_errors"):
+            errors = [
+                {"attr": camel_attr(e.attr), "code": e.code, "detail": e.detail}
+                for e in flatten_errors(getattr(exc, "field_errors", detail))
+            ]
+            summary = _summary(errors)
+            if isinstance(exc, exceptions.ValidationError):
+                return problem(400, code="validation_error", detail=summary, errors=errors)
+            return problem(exc.status_code, code=detail.code, detail=str(detail), errors=errors)
+        if isinstance(detail, (list, dict)):  # an APIException raised with a structure
+            errors = [{"attr": camel_attr(e.attr), "code": e.code, "detail": e.detail}
+                      for e in flatten_errors(detail)]
+            return problem(exc.status_code, detail=errors[0]["detail"], errors=errors)
+        if not isinstance(self.original_exc, exceptions.APIException):
+            return problem(500)  # a crash: logged with its traceback, never shown
+        code = getattr(detail, "code", None) or exc.default_code
+        return problem(exc.status_code, code=code, detail=str(detail))
+
+
+def _summary(errors: list[dict]) -> str:
+    first = errors[0] if errors else {"attr": None, "detail": "Invalid input."}
+    text = f"{first['attr']}: {first['detail']}" if first["attr"] else first["detail"]
+    return text if len(errors) <= 1 else f"{text} (and {len(errors) - 1} more; see errors)"
+
+
+def _only_unique_errors(detail) -> bool:
+    codes = [e.code for e in flatten_errors(detail)]
+    return bool(codes) and all(code == "unique" for code in codes)

@@ -1,0 +1,56 @@
+"""OpenAPI: every operation documents its problem responses."""
+
+from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from rest_framework import serializers
+
+from config.api.problems import PROBLEM_CONTENT_TYPE
+
+
+class ProblemErrorSerializer(serializers.Serializer):
+    attr = serializers.CharField(allow_null=True, help_text="The field, dotted for nested ones.")
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ProblemSerializer(serializers.Serializer):
+    """An RFC 9457 problem document."""
+
+    type = serializers.CharField(help_text="URN of the problem type.")
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="Machine-readable error code.")
+    errors = ProblemErrorSerializer(many=True, required=False)
+
+
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid input; `errors` names each field.",
+    "401": "Missing, unknown, expired or revoked key.",
+    "403": "The key's scope does not allow this.",
+    "404": "No such resource.",
+    "409": "Conflict: a duplicate unique value, or the resource is still referenced.",
+    "413": "The request body is too large.",
+    "415": "The request body is not JSON.",
+}
+
+
+class AutoSchema(BaseAutoSchema):
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        problem = {
+            "content": {PROBLEM_CONTENT_TYPE: {"schema": self.resolve_serializer(
+                ProblemSerializer, "response").ref}},
+        }
+        codes = ["401", "403"] if self.get_auth() else []
+        method = self.method.upper()
+        if method in ("POST", "PATCH", "PUT") or self._is_list_view():
+            codes.append("400")
+        if "{" in self.path:
+            codes.append("404")
+        if method in ("POST", "PATCH", "PUT", "DELETE"):
+            codes.append("409")
+        if method in ("POST", "PATCH", "PUT"):
+            codes += ["413", "415"]
+        for code in codes:
+            responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code], **problem})
+        return responses

@@ -1,0 +1,34 @@
+"""Reading configuration from the environment: every bad value names its variable."""
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+class Env(environ.Env):
+    """django-environ, but a value that fails to parse says which variable it came from."""
+
+    def get_value(self, var, cast=None, default=environ.Env.NOTSET, parse_default=False):
+        try:
+            return super().get_value(var, cast=cast, default=default, parse_default=parse_default)
+        except ImproperlyConfigured:
+            raise
+        except Exception as exc:  # a cast failed: int("abc"), a bad URL, ...
+            raise ImproperlyConfigured(f"{var} has an invalid value: {exc}") from exc
+
+    def strict_bool(self, var, default):
+        # environ's bool() reads any unknown word as False; a typo in DEBUG should not.
+        raw = self.str(var, default=str(default)).strip().lower()
+        if raw in TRUE_WORDS:
+            return True
+        if raw in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(f"{var} must be one of true/false/1/0/yes/no, not {raw!r}")
+
+    def positive_int(self, var, default):
+        value = self.int(var, default=default)
+        if value <= 0:
+            raise ImproperlyConfigured(f"{var} must be a positive integer, not {value}")
+        return value

@@ -1,0 +1,54 @@
+"""Liveness and readiness probes for load balancers and orchestrators (no key needed)."""
+
+import time
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET
+
+from config.middleware import problem_response
+
+
+@require_GET
+def healthz(request):
+    """The process is up and serving."""
+    return JsonResponse({"status": "ok"})
+
+
+def _check_database() -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return {"status": "ok"}
+
+
+def _check_broker() -> dict:
+    if not settings.CELERY_BROKER_URL:
+        return {"status": "ok", "detail": "no broker: tasks run in-process"}
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+    return {"status": "ok"}
+
+
+CHECKS = {"database": _check_database, "broker": _check_broker}
+
+
+@require_GET
+def readyz(request):
+    """The database and the broker (when configured) answer."""
+    results, ready = {}, True
+    for name, check in CHECKS.items():
+        started = time.perf_counter()
+        try:
+            result = check()
+        except Exception as exc:  # any failure of a dependency means "not ready"
+            result = {"status": "unavailable", "detail": f"{type(exc).__name__}: {exc}"}
+            ready = False
+        result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
+        results[name] = result
+    if not ready:
+        failing = ", ".join(name for name, r in results.items() if r["status"] != "ok")
+        return problem_response(503, detail=f"Not ready: {failing} unavailable.", checks=results)
+    return JsonResponse({"status": "ok", "checks": results})

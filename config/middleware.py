@@ -1,0 +1,91 @@
+"""Request-wide concerns: the request id, the body size limit, and problem documents for
+errors that happen outside DRF (unknown paths, 405s of plain views, crashes)."""
+
+import contextvars
+import logging
+import re
+import uuid
+
+from django.conf import settings
+from django.http import JsonResponse
+
+from config.api.problems import PROBLEM_CONTENT_TYPE, problem
+
+logger = logging.getLogger("config.errors")
+request_id_var = contextvars.ContextVar("request_id", default="-")
+_VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+# The Django admin and its login keep Django's own HTML pages.
+_HTML_PATHS = ("/admin/",)
+
+
+class RequestIdMiddleware:
+    """Echo a client's X-Request-ID (when sane) or make one; on every response and log line."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.headers.get("X-Request-ID", "")
+        request_id = given if _VALID_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request.request_id = request_id
+        token = request_id_var.set(request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id_var.reset(token)
+        response["X-Request-ID"] = request_id
+        return response
+
+
+class RequestIdLogFilter(logging.Filter):
+    def filter(self, record):
+        record.request_id = request_id_var.get()
+        return True
+
+
+def problem_response(status: int, **fields) -> JsonResponse:
+    return JsonResponse(problem(status, **fields), status=status, content_type=PROBLEM_CONTENT_TYPE)
+
+
+class ProblemDetailsMiddleware:
+    """Turn every error that is not already JSON into an RFC 9457 problem document."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code < 400 or request.path.startswith(_HTML_PATHS):
+            return response
+        content_type = response.get("Content-Type", "")
+        if "json" in content_type:
+            return response
+        converted = problem_response(response.status_code)
+        for header in ("Allow", "WWW-Authenticate", "Retry-After"):
+            if header in response:
+                converted[header] = response[header]
+        return converted
+
+    def process_exception(self, request, exception):
+        # Views outside DRF that crash: log with the traceback, answer without one.
+        logger.exception("Unhandled exception on %s %s", request.method, request.path)
+        return problem_response(500)
+
+
+class BodySizeLimitMiddleware:
+    """413 for a declared body over MAX_REQUEST_BODY_BYTES, before anything reads it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return problem_response(400, detail="The Content-Length header is not a number.")
+        limit = settings.MAX_REQUEST_BODY_BYTES
+        if length > limit:
+            return problem_response(
+                413, detail=f"The request body is {length} bytes; the limit is {limit} bytes."
+            )
+        return self.get_response(request)

@@ -1,0 +1,224 @@
+"""Settings, all from the environment (and a `.env` file beside manage.py).
+
+The embedded default needs nothing else: SQLite, an in-process cache, and Celery tasks run
+in-process. Production sets DATABASE_URL, CELERY_BROKER_URL and CACHE_URL (see README).
+"""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import Env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+env = Env()
+Env.read_env(BASE_DIR / ".env")  # does not override variables already set
+
+DEBUG = env.strict_bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Set the SECRET_KEY environment variable (the setup scripts write one to .env)."
+        )
+    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "corsheaders",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_standardized_errors",
+    "django_celery_beat",
+    "registry",
+    "executors",
+    "attestations",
+    "verification",
+]
+
+MIDDLEWARE = [
+    "config.middleware.RequestIdMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # early, so that error responses carry CORS too
+    "config.middleware.ProblemDetailsMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+}
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+# Serve the admin's static files straight from the apps: no collectstatic needed to start.
+WHITENOISE_USE_FINDERS = True
+
+# Requests: a body larger than this is refused with 413 before it is read.
+MAX_REQUEST_BODY_BYTES = env.positive_int("MAX_REQUEST_BODY_BYTES", default=1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+
+# Security headers; HSTS and the TLS redirect only make sense behind TLS.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+if env.strict_bool("BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# CORS: the API is called from browsers of the origins listed here.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "user-agent",
+    "x-api-key",
+    "x-request-id",
+    "idempotency-key",
+    "trpc-accept",
+    "trpc-batch-mode",
+    "x-trpc-source",
+]
+CORS_EXPOSE_HEADERS = ["x-request-id", "retry-after", "www-authenticate", "location"]
+CORS_PREFLIGHT_MAX_AGE = 3600
+
+# API keys (SPEC section 2). Keys are stored as HMACs under API_KEY_PEPPER (or SECRET_KEY).
+API_KEY_PEPPER = env.str("API_KEY_PEPPER", default="")
+ADMIN_API_KEY = env.str("ADMIN_API_KEY", default="")
+API_KEY = env.str("API_KEY", default="")
+
+# Executors (SPEC section 4).
+EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
+EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
+EXECUTOR_PRIVATE_KEY = env.str("EXECUTOR_PRIVATE_KEY", default="")
+
+# Celery: without a broker, tasks run in-process (the embedded default).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = TIME_ZONE
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["config.api.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONOnlyNegotiation",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["registry.authentication.ApiKeyHeaderAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["registry.permissions.HasApiScope"],
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
+    "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%SZ",
+    "UNAUTHENTICATED_USER": None,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+JSON_CAMEL_CASE = {
+    # Keys inside these values are data, not field names: left as they are.
+    "JSON_UNDERSCOREIZE": {"ignore_fields": ("abi", "decoded", "metadata")},
+}
+DRF_STANDARDIZED_ERRORS = {
+    "EXCEPTION_HANDLER_CLASS": "config.api.errors.ProblemExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "config.api.errors.ProblemFormatter",
+    "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Chain registry and document verification API",
+    "DESCRIPTION": "Registry of chains and contracts, executors, EAS attestations and "
+    "document verification. Errors are RFC 9457 problem documents.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+    ],
+    "CAMELIZE_NAMES": False,
+    "ENUM_NAME_OVERRIDES": {
+        "ChainStatusEnum": "registry.models.chains.Chain.Status",
+        "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
+        "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
+    },
+}
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.middleware.RequestIdLogFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

@@ -1,0 +1,185 @@
+from django import forms
+from django.contrib import admin, messages
+from django.utils import timezone
+
+from registry import abi
+from registry.models import (
+    ApiKey,
+    Category,
+    Chain,
+    ContractName,
+    ContractVersion,
+    Deployment,
+    ProviderHealth,
+    RpcEndpoint,
+)
+
+
+@admin.register(Chain)
+class ChainAdmin(admin.ModelAdmin):
+    list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations", "updated_at"]
+    list_filter = ["status", "is_testnet"]
+    search_fields = ["name", "short_name", "=chain_id"]
+    readonly_fields = ["created_at", "updated_at"]
+    actions = ["activate", "deactivate"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The chain id is the chain's identity: set once.
+        return [*self.readonly_fields, "chain_id"] if obj else self.readonly_fields
+
+    @admin.action(description="Activate selected chains")
+    def activate(self, request, queryset):
+        count = queryset.update(status=Chain.Status.ACTIVE, updated_at=timezone.now())
+        self.message_user(request, f"Activated {count} chain(s).")
+
+    @admin.action(description="Deactivate selected chains")
+    def deactivate(self, request, queryset):
+        count = queryset.update(status=Chain.Status.INACTIVE, updated_at=timezone.now())
+        self.message_user(request, f"Deactivated {count} chain(s).")
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name"]
+    search_fields = ["slug", "name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(ContractName)
+class ContractNameAdmin(admin.ModelAdmin):
+    list_display = ["name", "display_name", "category"]
+    list_filter = ["category"]
+    search_fields = ["name", "display_name"]
+
+
+class ContractVersionForm(forms.ModelForm):
+    """The ABI is checked entry by entry, as the API does."""
+
+    class Meta:
+        model = ContractVersion
+        fields = "__all__"
+
+    def clean_abi(self):
+        value = self.cleaned_data["abi"]
+        problems = abi.validate_abi(value)
+        if problems:
+            raise forms.ValidationError(
+                [f"{path}: {message}" if path else message
+                 for path, found in problems.items() for message in found]
+            )
+        return value
+
+
+@admin.register(ContractVersion)
+class ContractVersionAdmin(admin.ModelAdmin):
+    form = ContractVersionForm
+    list_display = ["contract_name", "version", "compiler_version", "created_at"]
+    list_filter = ["contract_name"]
+    search_fields = ["contract_name__name", "version"]
+    readonly_fields = ["created_at", "interface_summary"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The ABI of a version never changes: a new ABI is a new version.
+        if obj:
+            return [*self.readonly_fields, "contract_name", "version", "abi"]
+        return self.readonly_fields
+
+    @admin.display(description="Interface")
+    def interface_summary(self, obj):
+        if obj.pk is None:
+            return "-"
+        described = obj.interface()
+        lines = [f"{f['selector']}  {f['signature']}" for f in described["functions"]]
+        lines += [f"{e['topic'][:10]}…  event {e['signature']}" for e in described["events"]]
+        return "\n".join(lines) or "(empty ABI)"
+
+
+@admin.register(Deployment)
+class DeploymentAdmin(admin.ModelAdmin):
+    list_display = ["contract_version", "chain", "address", "kind", "start_block", "created_at"]
+    list_filter = ["kind", "chain"]
+    search_fields = ["address", "contract_version__contract_name__name"]
+    readonly_fields = ["created_at"]
+    list_select_related = ["chain", "contract_version__contract_name"]
+
+
+class RpcEndpointForm(forms.ModelForm):
+    """Shows the URL masked; leaving the masked value in place keeps the stored URL."""
+
+    class Meta:
+        model = RpcEndpoint
+        fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["url"] = self.instance.masked_url
+            self.fields["url"].help_text = "Shown masked. Enter a new URL to replace it."
+
+    def clean_url(self):
+        value = self.cleaned_data["url"]
+        if self.instance.pk and value == self.instance.masked_url:
+            return self.instance.url
+        return value
+
+
+@admin.register(RpcEndpoint)
+class RpcEndpointAdmin(admin.ModelAdmin):
+    form = RpcEndpointForm
+    list_display = ["masked_url", "chain", "provider", "priority", "status", "latency_ms",
+                    "lag_blocks", "last_checked_at"]
+    list_filter = ["status", "provider", "monitoring_enabled", "chain"]
+    search_fields = ["provider"]
+    readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
+                       "last_checked_at", "last_error", "created_at", "updated_at"]
+    list_select_related = ["chain"]
+
+
+@admin.register(ProviderHealth)
+class ProviderHealthAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "provider", "rpc_endpoint", "status", "until", "reason", "reported_by"]
+    list_filter = ["status", "provider"]
+    readonly_fields = ["reported_by", "created_at"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # history: add a new report instead of changing one
+
+    def save_model(self, request, obj, form, change):
+        obj.reported_by = f"user:{request.user.get_username()}"
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ["name", "display_prefix", "scope", "created_at", "last_used_at", "expires_at",
+                    "revoked_at"]
+    list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix"]
+    readonly_fields = ["display_prefix", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["name", "scope", "expires_at"]
+        return ["name", "display_prefix", "scope", "expires_at", "created_at", "last_used_at",
+                "revoked_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, "scope"] if obj else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        raw_key = obj.generate()
+        super().save_model(request, obj, form, change)
+        self.message_user(
+            request,
+            f"New {obj.scope} key: {raw_key}  (copy it now: it is stored only as a hash and "
+            "will not be shown again)",
+            level=messages.WARNING,
+        )
+
+    @admin.action(description="Revoke selected keys")
+    def revoke(self, request, queryset):
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {count} key(s).")

@@ -1,0 +1,297 @@
+from urllib.parse import urlsplit
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
+
+from config.api.serializers import StrictModelSerializer, StrictSerializer, non_field_error
+from registry import abi
+from registry.fields import AddressField, Bytes32Field, ChainIdField
+from registry.masking import mask_url
+from registry.models import (
+    Category,
+    Chain,
+    ContractName,
+    ContractVersion,
+    Deployment,
+    ProviderHealth,
+    RpcEndpoint,
+)
+from registry.models.rpc import OverrideStatus
+
+WEB_SCHEMES = ("http", "https")
+RPC_SCHEMES = ("http", "https", "ws", "wss")
+
+
+def check_url(value: str, schemes: tuple[str, ...]) -> str:
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise serializers.ValidationError(f"Not a valid URL: {exc}.") from exc
+    if parts.scheme.lower() not in schemes or not parts.hostname:
+        raise serializers.ValidationError(f"Enter a URL with scheme {', '.join(schemes)} and a host.")
+    if any(c.isspace() for c in value):
+        raise serializers.ValidationError("A URL contains no whitespace.")
+    return value
+
+
+class ChainRefField(serializers.PrimaryKeyRelatedField):
+    """A chain named by its chain id in a request body."""
+
+    default_error_messages = {"does_not_exist": "No chain with chain id {pk_value} is registered."}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", Chain.objects.all())
+        kwargs.setdefault("pk_field", ChainIdField())
+        super().__init__(**kwargs)
+
+
+class NativeCurrencySerializer(StrictSerializer):
+    name = serializers.CharField(source="currency_name", max_length=100)
+    symbol = serializers.CharField(source="currency_symbol", max_length=16)
+    decimals = serializers.IntegerField(source="currency_decimals", min_value=0, max_value=255)
+
+
+class ChainSerializer(StrictModelSerializer):
+    chain_id = ChainIdField(
+        validators=[UniqueValidator(Chain.objects.all(), "A chain with this chain id exists.")]
+    )
+    native_currency = NativeCurrencySerializer(source="*", required=False)
+
+    class Meta:
+        model = Chain
+        fields = [
+            "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
+            "is_testnet", "status", "confirmations", "created_at", "updated_at",
+        ]
+        immutable_fields = ["chain_id"]
+        extra_kwargs = {
+            "short_name": {"validators": [UniqueValidator(Chain.objects.all(),
+                                                          "A chain with this short name exists.")]},
+            "confirmations": {"max_value": 10_000},
+        }
+
+    def validate_explorer_url(self, value):
+        return check_url(value, WEB_SCHEMES) if value else value
+
+    def validate_info_url(self, value):
+        return check_url(value, WEB_SCHEMES) if value else value
+
+
+class ChainStatusSerializer(StrictSerializer):
+    status = serializers.ChoiceField(choices=Chain.Status.choices)
+
+
+class CategorySerializer(StrictModelSerializer):
+    class Meta:
+        model = Category
+        fields = ["slug", "name", "description"]
+
+
+class ContractNameSerializer(StrictModelSerializer):
+    category = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Category.objects.all(), allow_null=True, required=False
+    )
+
+    class Meta:
+        model = ContractName
+        fields = ["name", "display_name", "category", "description"]
+
+
+class InterfaceSerializer(serializers.Serializer):
+    functions = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=serializers.DictField())
+    errors = serializers.ListField(child=serializers.DictField())
+
+
+class ContractVersionSerializer(StrictModelSerializer):
+    contract_name = serializers.SlugRelatedField(slug_field="name", queryset=ContractName.objects.all())
+    abi = serializers.JSONField()
+    interface = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ContractVersion
+        fields = ["id", "contract_name", "version", "abi", "compiler_version", "created_at", "interface"]
+        immutable_fields = ["contract_name", "version", "abi"]
+
+    def validate_abi(self, value):
+        problems = abi.validate_abi(value)
+        if problems:
+            raise serializers.ValidationError(problems.pop("") if "" in problems else problems)
+        return value
+
+    @extend_schema_field(InterfaceSerializer)
+    def get_interface(self, version) -> dict:
+        return version.interface()
+
+
+class DeploymentSerializer(StrictModelSerializer):
+    chain_id = ChainRefField(source="chain")
+    contract_version = serializers.PrimaryKeyRelatedField(queryset=ContractVersion.objects.all())
+    address = AddressField()
+    tx_hash = Bytes32Field(required=False, allow_blank=True)
+    contract_name = serializers.CharField(
+        source="contract_version.contract_name.name", read_only=True
+    )
+
+    class Meta:
+        model = Deployment
+        fields = [
+            "id", "chain_id", "contract_version", "contract_name", "address", "start_block",
+            "tx_hash", "kind", "created_at",
+        ]
+        immutable_fields = ["chain_id", "address"]
+
+    def validate(self, attrs):
+        chain = attrs.get("chain", getattr(self.instance, "chain", None))
+        address = attrs.get("address", getattr(self.instance, "address", None))
+        duplicates = Deployment.objects.filter(chain=chain, address=address)
+        if self.instance is not None:
+            duplicates = duplicates.exclude(pk=self.instance.pk)
+        if duplicates.exists():
+            raise serializers.ValidationError(
+                {"address": [serializers.ErrorDetail(
+                    "This address is already registered on this chain.", code="unique"
+                )]}
+            )
+        return attrs
+
+
+class MonitoringSerializer(StrictSerializer):
+    enabled = serializers.BooleanField(source="monitoring_enabled", required=False)
+    interval_seconds = serializers.IntegerField(
+        source="probe_interval_seconds", min_value=5, max_value=86_400, required=False
+    )
+    timeout_ms = serializers.IntegerField(
+        source="probe_timeout_ms", min_value=100, max_value=60_000, required=False
+    )
+
+
+@extend_schema_field({"type": "string", "format": "uri",
+                      "description": "Shown with credentials masked as ***."})
+class RpcUrlField(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 1000)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        return check_url(super().to_internal_value(data), RPC_SCHEMES)
+
+    def to_representation(self, value):
+        return mask_url(value)
+
+
+class OverrideSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=OverrideStatus.choices)
+    reason = serializers.CharField()
+    until = serializers.DateTimeField(allow_null=True)
+    reported_at = serializers.DateTimeField()
+
+
+class RpcEndpointSerializer(StrictModelSerializer):
+    chain_id = ChainRefField(source="chain")
+    url = RpcUrlField()
+    monitoring = MonitoringSerializer(source="*", required=False)
+    status = serializers.CharField(source="effective_status", read_only=True)
+    probe_status = serializers.CharField(source="status", read_only=True)
+    override = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RpcEndpoint
+        fields = [
+            "id", "chain_id", "url", "provider", "priority", "monitoring", "status",
+            "probe_status", "override", "latency_ms", "head_block", "lag_blocks",
+            "consecutive_failures", "last_checked_at", "last_error", "created_at", "updated_at",
+        ]
+        read_only_fields = [
+            "latency_ms", "head_block", "lag_blocks", "consecutive_failures", "last_checked_at",
+            "last_error",
+        ]
+        immutable_fields = ["chain_id"]
+        extra_kwargs = {"priority": {"max_value": 1_000_000}}
+
+    def validate_provider(self, value):
+        if value and not value.replace("-", "").replace("_", "").replace(".", "").isalnum():
+            raise serializers.ValidationError("Use letters, digits, '.', '-' and '_' only.")
+        return value.lower()
+
+    def validate(self, attrs):
+        url = attrs.get("url")
+        if url and not attrs.get("provider") and not getattr(self.instance, "provider", ""):
+            attrs["provider"] = provider_from_url(url)
+        chain = attrs.get("chain", getattr(self.instance, "chain", None))
+        duplicates = RpcEndpoint.objects.filter(chain=chain, url=attrs.get("url"))
+        if url and self.instance is not None:
+            duplicates = duplicates.exclude(pk=self.instance.pk)
+        if url and duplicates.exists():
+            raise serializers.ValidationError(
+                {"url": [serializers.ErrorDetail("This URL is already registered on this chain.",
+                                                 code="unique")]}
+            )
+        return attrs
+
+    @extend_schema_field(OverrideSerializer(allow_null=True))
+    def get_override(self, endpoint):
+        if endpoint.active_override() is None:
+            return None
+        return OverrideSerializer({
+            "status": endpoint.override_status,
+            "reason": endpoint.override_reason,
+            "until": endpoint.override_until,
+            "reported_at": endpoint.override_reported_at,
+        }).data
+
+
+def provider_from_url(url: str) -> str:
+    """The provider's name from the host: eth-mainnet.g.alchemy.com -> alchemy."""
+    host = (urlsplit(url).hostname or "").lower()
+    labels = host.split(".")
+    if len(labels) >= 2 and not host.replace(".", "").isdigit():
+        return labels[-2][:64]
+    return host[:64]
+
+
+class ProviderHealthSerializer(StrictModelSerializer):
+    rpc_id = serializers.PrimaryKeyRelatedField(
+        source="rpc_endpoint", queryset=RpcEndpoint.objects.all(), required=False
+    )
+    status = serializers.ChoiceField(choices=OverrideStatus.choices, allow_null=True)
+    affected_endpoints = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ProviderHealth
+        fields = [
+            "id", "provider", "rpc_id", "status", "reason", "until", "reported_by", "created_at",
+            "affected_endpoints",
+        ]
+        read_only_fields = ["reported_by", "created_at"]
+
+    def validate_provider(self, value):
+        value = value.lower()
+        if value and not RpcEndpoint.objects.filter(provider=value).exists():
+            raise serializers.ValidationError(f"No RPC endpoint has provider {value!r}.")
+        return value
+
+    def validate_until(self, value):
+        if value is not None and value <= timezone.now():
+            raise serializers.ValidationError("`until` must be in the future.")
+        return value
+
+    def validate(self, attrs):
+        if bool(attrs.get("provider")) == bool(attrs.get("rpc_endpoint")):
+            raise non_field_error("Name either a provider or an rpcId, not both or neither.")
+        return attrs
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_affected_endpoints(self, report) -> list[int]:
+        if report.rpc_endpoint_id:
+            return [report.rpc_endpoint_id]
+        # One query per provider on a page, not one per report.
+        by_provider = self.context.setdefault("endpoints_by_provider", {})
+        if report.provider not in by_provider:
+            by_provider[report.provider] = list(
+                RpcEndpoint.objects.filter(provider=report.provider).values_list("id", flat=True)
+            )
+        return by_provider[report.provider]

@@ -1,0 +1,94 @@
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from registry.api import filters, serializers
+from registry.authentication import BearerKeyAuthentication
+from registry.models import Category, Chain, ContractName, ContractVersion, Deployment, ProviderHealth, RpcEndpoint
+from registry.permissions import HasAdminScope
+
+
+class AdminViewSet(viewsets.ModelViewSet):
+    """Administration endpoints: Bearer admin key; PATCH, never PUT.
+
+    Each write is one validated save, so a failed request writes nothing.
+    """
+
+    authentication_classes = [BearerKeyAuthentication]
+    permission_classes = [HasAdminScope]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+
+class ChainViewSet(AdminViewSet):
+    queryset = Chain.objects.all()
+    serializer_class = serializers.ChainSerializer
+    filterset_class = filters.ChainFilter
+    lookup_field = "chain_id"
+    lookup_value_regex = "[0-9]+"
+
+    @extend_schema(request=serializers.ChainStatusSerializer, responses=serializers.ChainSerializer)
+    @action(detail=True, methods=["patch"], url_path="status")
+    def status(self, request, chain_id=None):
+        """Activate or deactivate a chain."""
+        chain = self.get_object()
+        body = serializers.ChainStatusSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        chain.set_status(body.validated_data["status"])
+        return Response(self.get_serializer(chain).data)
+
+
+class CategoryViewSet(AdminViewSet):
+    queryset = Category.objects.all()
+    serializer_class = serializers.CategorySerializer
+    filterset_class = filters.CategoryFilter
+    lookup_field = "slug"
+
+
+class ContractNameViewSet(AdminViewSet):
+    queryset = ContractName.objects.select_related("category")
+    serializer_class = serializers.ContractNameSerializer
+    filterset_class = filters.ContractNameFilter
+    lookup_field = "name"
+
+
+class ContractVersionViewSet(AdminViewSet):
+    queryset = ContractVersion.objects.select_related("contract_name")
+    serializer_class = serializers.ContractVersionSerializer
+    filterset_class = filters.ContractVersionFilter
+
+
+class DeploymentViewSet(AdminViewSet):
+    queryset = Deployment.objects.select_related("contract_version__contract_name")
+    serializer_class = serializers.DeploymentSerializer
+    filterset_class = filters.DeploymentFilter
+
+
+class RpcEndpointViewSet(AdminViewSet):
+    queryset = RpcEndpoint.objects.with_override()
+    serializer_class = serializers.RpcEndpointSerializer
+    filterset_class = filters.RpcEndpointFilter
+    lookup_value_regex = "[0-9]+"
+
+    # Re-read after a write so that the response carries the override annotations.
+    def perform_create(self, serializer):
+        serializer.instance = RpcEndpoint.objects.with_override().get(pk=serializer.save().pk)
+
+    def perform_update(self, serializer):
+        serializer.instance = RpcEndpoint.objects.with_override().get(pk=serializer.save().pk)
+
+
+class ProviderHealthViewSet(
+    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Provider health reports: history rows, created and read, never changed."""
+
+    authentication_classes = [BearerKeyAuthentication]
+    permission_classes = [HasAdminScope]
+    queryset = ProviderHealth.objects.all()
+    serializer_class = serializers.ProviderHealthSerializer
+    filterset_class = filters.ProviderHealthFilter
+    lookup_value_regex = "[0-9]+"
+
+    def perform_create(self, serializer):
+        serializer.save(reported_by=self.request.auth.prefix)

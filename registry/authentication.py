@@ -1,0 +1,119 @@
+"""Key authentication: `Authorization: Bearer <key>` on /v1/admin, `X-API-Key` elsewhere.
+
+Both return a `KeyHolder` as request.user and request.auth; permissions check its scope.
+"""
+
+import hmac
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from registry.models.api_keys import ApiKey, KeyScope, key_digest
+
+
+@dataclass(frozen=True)
+class KeyHolder:
+    """Who made the request: a stored key, or one of the keys set in the environment."""
+
+    scope: str
+    name: str
+    prefix: str
+    key_id: int | None = None
+
+    is_authenticated = True
+    is_anonymous = False
+
+    @property
+    def pk(self):
+        return self.key_id if self.key_id is not None else self.prefix
+
+    def grants(self, scope: str) -> bool:
+        return self.scope in (scope, KeyScope.ADMIN)
+
+
+@lru_cache(maxsize=8)
+def _environment_keys(admin_key: str, api_key: str, pepper: str) -> tuple[tuple[str, KeyHolder], ...]:
+    keys = []
+    if admin_key:
+        keys.append((key_digest(admin_key), KeyHolder(KeyScope.ADMIN, "ADMIN_API_KEY", "env:admin")))
+    if api_key:
+        keys.append((key_digest(api_key), KeyHolder(KeyScope.API, "API_KEY", "env:api")))
+    return tuple(keys)
+
+
+def authenticate_key(raw_key: str) -> KeyHolder:
+    """The holder of `raw_key`; AuthenticationFailed when it is unknown, expired or revoked."""
+    digest = key_digest(raw_key)
+    env_keys = _environment_keys(
+        settings.ADMIN_API_KEY, settings.API_KEY, settings.API_KEY_PEPPER or settings.SECRET_KEY
+    )
+    for env_digest, holder in env_keys:
+        if hmac.compare_digest(digest, env_digest):
+            return holder
+    key = ApiKey.objects.find(raw_key)
+    if key is None:
+        raise exceptions.AuthenticationFailed("Invalid API key.", code="invalid_key")
+    if key.is_revoked:
+        raise exceptions.AuthenticationFailed("This API key has been revoked.", code="revoked_key")
+    if key.is_expired():
+        raise exceptions.AuthenticationFailed("This API key has expired.", code="expired_key")
+    key.touch()
+    return KeyHolder(key.scope, key.name, key.display_prefix, key.pk)
+
+
+class BearerKeyAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bearer <key>` (the administration endpoints)."""
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        if not header:
+            return None
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer":
+            raise exceptions.AuthenticationFailed(
+                "Use the Authorization header with the Bearer scheme.", code="invalid_scheme"
+            )
+        token = token.strip()
+        if not token:
+            raise exceptions.AuthenticationFailed("The bearer token is empty.", code="invalid_key")
+        holder = authenticate_key(token)
+        return holder, holder
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="admin"'
+
+
+class ApiKeyHeaderAuthentication(authentication.BaseAuthentication):
+    """`X-API-Key: <key>` (every other endpoint)."""
+
+    def authenticate(self, request):
+        raw_key = request.META.get("HTTP_X_API_KEY")
+        if raw_key is None:
+            return None
+        raw_key = raw_key.strip()
+        if not raw_key:
+            raise exceptions.AuthenticationFailed("The X-API-Key header is empty.", code="invalid_key")
+        holder = authenticate_key(raw_key)
+        return holder, holder
+
+    def authenticate_header(self, request):
+        return 'ApiKey realm="api", header="X-API-Key"'
+
+
+class BearerKeyScheme(OpenApiAuthenticationExtension):
+    target_class = BearerKeyAuthentication
+    name = "AdminBearer"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "An API key of scope admin."}
+
+
+class ApiKeyHeaderScheme(OpenApiAuthenticationExtension):
+    target_class = ApiKeyHeaderAuthentication
+    name = "ApiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "X-API-Key"}

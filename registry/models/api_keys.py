@@ -1,0 +1,98 @@
+import hashlib
+import hmac
+import re
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+KEY_PATTERN = re.compile(r"crk_(?P<prefix>[0-9a-f]{12})\.(?P<secret>[A-Za-z0-9_-]{43})")
+TOUCH_INTERVAL = timedelta(minutes=1)
+
+
+class KeyScope(models.TextChoices):
+    ADMIN = "admin"
+    API = "api"
+    EXECUTOR = "executor"
+
+
+def key_digest(raw_key: str) -> str:
+    """HMAC-SHA256 of a key under the server's pepper: what we store and compare."""
+    pepper = (settings.API_KEY_PEPPER or settings.SECRET_KEY).encode()
+    return hmac.new(pepper, raw_key.encode(), hashlib.sha256).hexdigest()
+
+
+class ApiKeyQuerySet(models.QuerySet):
+    def find(self, raw_key: str):
+        """The stored key matching `raw_key`, or None. Constant-time on the secret part."""
+        match = KEY_PATTERN.fullmatch(raw_key)
+        if match is None:
+            return None
+        key = self.filter(prefix=match["prefix"]).first()
+        if key is None or not hmac.compare_digest(key.digest, key_digest(raw_key)):
+            return None
+        return key
+
+
+class ApiKey(models.Model):
+    """An API key. Only its HMAC is stored; the key itself is shown once, at creation."""
+
+    name = models.CharField(max_length=100)
+    scope = models.CharField(max_length=16, choices=KeyScope.choices)
+    prefix = models.CharField(max_length=12, unique=True, editable=False)
+    digest = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ApiKeyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "API key"
+
+    def __str__(self):
+        return f"{self.name} ({self.display_prefix})"
+
+    @property
+    def display_prefix(self) -> str:
+        return f"crk_{self.prefix}"
+
+    @classmethod
+    def issue(cls, *, name: str, scope: str, expires_at=None) -> tuple["ApiKey", str]:
+        """Create a key; returns it with the raw key, which is never stored."""
+        key = cls(name=name, scope=scope, expires_at=expires_at)
+        raw_key = key.generate()
+        key.save()
+        return key, raw_key
+
+    def generate(self) -> str:
+        """Give this (unsaved) key fresh random material; returns the raw key."""
+        self.prefix = secrets.token_hex(6)
+        raw_key = f"crk_{self.prefix}.{secrets.token_urlsafe(32)}"
+        self.digest = key_digest(raw_key)
+        return raw_key
+
+    def is_expired(self, now=None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def revoke(self) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
+
+    def touch(self, now=None) -> None:
+        """Record use, at most once a minute, so that authentication rarely writes."""
+        now = now or timezone.now()
+        if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
+            return
+        stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
+        ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
+        self.last_used_at = now

@@ -1,0 +1,52 @@
+from django.db import models
+
+from registry.validators import MAX_CHAIN_ID
+
+
+class Chain(models.Model):
+    """A blockchain network, identified by its EIP-155 chain id (the primary key)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        INACTIVE = "inactive"
+
+    chain_id = models.PositiveBigIntegerField(primary_key=True, verbose_name="chain id")
+    name = models.CharField(max_length=200)
+    short_name = models.SlugField(max_length=64, unique=True)
+    currency_name = models.CharField(max_length=100, default="Ether")
+    currency_symbol = models.CharField(max_length=16, default="ETH")
+    currency_decimals = models.PositiveSmallIntegerField(default=18)
+    explorer_url = models.URLField(max_length=500, blank=True)
+    info_url = models.URLField(max_length=500, blank=True)
+    is_testnet = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    confirmations = models.PositiveIntegerField(
+        default=12, help_text="Blocks on top of a record before it counts as final."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["chain_id"]
+        indexes = [models.Index(fields=["status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(chain_id__gt=0, chain_id__lte=MAX_CHAIN_ID),
+                name="chain_id_in_eip2294_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.chain_id})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def set_status(self, status: str) -> bool:
+        """Activate or deactivate; returns whether anything changed."""
+        if self.status == status:
+            return False
+        self.status = status
+        self.save(update_fields=["status", "updated_at"])
+        return True
