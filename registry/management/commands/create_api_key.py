@@ -1,0 +1,28 @@
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from registry.models import ApiKey, KeyScope
+
+
+class Command(BaseCommand):
+    help = "Create an API key and print it (the key alone, on the last line). It is shown only once."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--name", required=True, help="What the key is for, e.g. 'billing-service'.")
+        parser.add_argument("--scope", required=True, choices=KeyScope.values)
+        parser.add_argument("--expires-in-days", type=int, help="Expire the key after this many days.")
+
+    def handle(self, *args, name, scope, expires_in_days, **options):
+        if not name.strip():
+            raise CommandError("--name must not be empty.")
+        expires_at = None
+        if expires_in_days is not None:
+            if expires_in_days <= 0:
+                raise CommandError("--expires-in-days must be a positive number of days.")
+            expires_at = timezone.now() + timedelta(days=expires_in_days)
+        key, raw_key = ApiKey.issue(name=name.strip(), scope=scope, expires_at=expires_at)
+        self.stderr.write(f"Created {scope} key {key.display_prefix} ({key.name}). Store it now: "
+                          "it cannot be shown again.")
+        self.stdout.write(raw_key)

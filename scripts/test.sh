@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite. Arguments go to pytest.
+# Uses the machine's PostgreSQL and Redis on 127.0.0.1. With CI=true they are mandatory
+# (started when down, a failure when they cannot be); otherwise the suite says so and falls
+# back to SQLite, and the tests that need Redis are skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/bootstrap.sh
+
+PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
+listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
+
+if ! listening "$PG_PORT" && [ "${CI:-}" = "true" ] && command -v pg_ctlcluster >/dev/null; then
+  echo "==> Starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
+  for _ in $(seq 20); do listening "$PG_PORT" && break; sleep 0.5; done
+fi
+if ! listening "$REDIS_PORT" && [ "${CI:-}" = "true" ] && command -v redis-server >/dev/null; then
+  echo "==> Starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no || true
+  for _ in $(seq 20); do listening "$REDIS_PORT" && break; sleep 0.5; done
+fi
+
+if listening "$PG_PORT"; then
+  export DATABASE_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/chain_registry"
+  echo "==> Database: PostgreSQL at ${PG_HOST}:${PG_PORT}"
+elif [ "${CI:-}" = "true" ]; then
+  echo "FAIL: PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}, and CI requires it." >&2
+  exit 1
+else
+  export DATABASE_URL="sqlite:///$(pwd)/.cache/test.sqlite3"
+  mkdir -p .cache
+  echo "==> NOTE: PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}: falling back to SQLite."
+fi
+
+if listening "$REDIS_PORT"; then
+  export TEST_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/15"
+  echo "==> Redis: 127.0.0.1:${REDIS_PORT}"
+elif [ "${CI:-}" = "true" ]; then
+  echo "FAIL: Redis is not reachable at 127.0.0.1:${REDIS_PORT}, and CI requires it." >&2
+  exit 1
+else
+  echo "==> NOTE: Redis is not reachable at 127.0.0.1:${REDIS_PORT}: tests that need it are skipped."
+fi
+
+exec .venv/bin/python -m pytest "$@"
