@@ -32,3 +32,14 @@ class Env(environ.Env):
         if value <= 0:
             raise ImproperlyConfigured(f"{var} must be a positive integer, not {value}")
         return value
+
+    def api_key(self, var):
+        # A key from the environment is compared like a generated one, so it must be as
+        # hard to guess: "admin" in ADMIN_API_KEY would open the whole registry.
+        value = self.str(var, default="").strip()
+        if value and len(value) < 32:
+            raise ImproperlyConfigured(
+                f"{var} must be at least 32 characters (a random key), or unset; "
+                f"it has {len(value)}."
+            )
+        return value

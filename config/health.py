@@ -5,12 +5,12 @@ import time
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from config.middleware import problem_response
 
 
-@require_GET
+@require_safe  # HEAD too: some load balancers probe with it
 def healthz(request):
     """The process is up and serving."""
     return JsonResponse({"status": "ok"})
@@ -27,15 +27,18 @@ def _check_broker() -> dict:
         return {"status": "ok", "detail": "no broker: tasks run in-process"}
     from config.celery import app
 
-    with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=2)
+    # The URL from settings, explicitly: Celery prefers a CELERY_BROKER_URL found in the
+    # process environment (which .env feeds) over Django's settings, so the probe could
+    # otherwise check a different broker than the one configured.
+    with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)
     return {"status": "ok"}
 
 
 CHECKS = {"database": _check_database, "broker": _check_broker}
 
 
-@require_GET
+@require_safe
 def readyz(request):
     """The database and the broker (when configured) answer."""
     results, ready = {}, True

@@ -7,7 +7,10 @@ import re
 import uuid
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.core.signals import got_request_exception
+from django.http import Http404, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 
 from config.api.problems import PROBLEM_CONTENT_TYPE, problem
 
@@ -16,6 +19,9 @@ request_id_var = contextvars.ContextVar("request_id", default="-")
 _VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # The Django admin and its login keep Django's own HTML pages.
 _HTML_PATHS = ("/admin/",)
+# What Django's own handler turns into a 4xx rather than a 500 (Http404 of a plain view,
+# the admin's catch-all 404, a bad Host header, ...).
+_CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 class RequestIdMiddleware:
@@ -39,7 +45,10 @@ class RequestIdMiddleware:
 
 class RequestIdLogFilter(logging.Filter):
     def filter(self, record):
-        record.request_id = request_id_var.get()
+        # Django logs each 4xx/5xx ("django.request") after the middleware has returned,
+        # outside the context variable, but it passes the request along.
+        request = getattr(record, "request", None)
+        record.request_id = getattr(request, "request_id", None) or request_id_var.get()
         return True
 
 
@@ -67,8 +76,12 @@ class ProblemDetailsMiddleware:
         return converted
 
     def process_exception(self, request, exception):
-        # Views outside DRF that crash: log with the traceback, answer without one.
+        if isinstance(exception, _CLIENT_ERRORS):
+            return None  # Django answers these with a 4xx, which __call__ then converts
+        # Views outside DRF that crash: log with the traceback, answer without one, and tell
+        # error trackers as Django (and the DRF handler) would.
         logger.exception("Unhandled exception on %s %s", request.method, request.path)
+        got_request_exception.send(sender=type(self), request=request)
         return problem_response(500)
 
 

@@ -140,8 +140,8 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 
 # API keys (SPEC section 2). Keys are stored as HMACs under API_KEY_PEPPER (or SECRET_KEY).
 API_KEY_PEPPER = env.str("API_KEY_PEPPER", default="")
-ADMIN_API_KEY = env.str("ADMIN_API_KEY", default="")
-API_KEY = env.str("API_KEY", default="")
+ADMIN_API_KEY = env.api_key("ADMIN_API_KEY")
+API_KEY = env.api_key("API_KEY")
 
 # Executors (SPEC section 4).
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)

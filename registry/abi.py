@@ -13,8 +13,13 @@ from eth_utils import abi_to_signature, event_abi_to_log_topic, function_abi_to_
 ENTRY_TYPES = ("function", "constructor", "fallback", "receive", "event", "error")
 MUTABILITIES = ("pure", "view", "nonpayable", "payable")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_TUPLE = re.compile(r"tuple((?:\[[0-9]*\])*)")
+_TUPLE = re.compile(r"tuple(?:\[(?:[1-9][0-9]*)?\])*")  # no zero-length arrays
 _MAX_NESTING = 16
+# eth-abi's grammar accepts any identifier as a type ("foo", "bool8", "hash32", the alias
+# "byte") and checks the sizes of known ones only: the rest must be refused here, or the
+# signature and selector would be wrong.
+_ELEMENTARY = ("address", "bool", "string", "bytes", "int", "uint", "fixed", "ufixed", "function")
+_UNSIZED = ("bool", "function")  # eth-abi checks the others' suffixes itself
 
 
 def validate_abi(abi) -> dict[str, list[str]]:
@@ -27,9 +32,12 @@ def validate_abi(abi) -> dict[str, list[str]]:
         entry_errors = _entry_errors(entry)
         for path, message in entry_errors:
             errors.setdefault(f"{index}.{path}" if path else str(index), []).append(message)
-        if entry_errors or entry.get("type", "function") not in ("function", "event", "error"):
+        if entry_errors:
             continue
-        signature = (entry.get("type", "function"), abi_to_signature(entry))
+        entry = _typed(entry)
+        if entry["type"] not in ("function", "event", "error"):
+            continue
+        signature = (entry["type"], abi_to_signature(entry))
         if signature in signatures:
             errors.setdefault(str(index), []).append(f"Duplicate {signature[0]} {signature[1]}.")
         signatures.add(signature)
@@ -39,14 +47,14 @@ def validate_abi(abi) -> dict[str, list[str]]:
 def describe(abi: list) -> dict:
     """The functions, events and errors of a valid ABI, with selectors and topics."""
     functions, events, errors = [], [], []
-    for entry in abi:
-        kind = entry.get("type", "function")
+    for entry in map(_typed, abi):
+        kind = entry["type"]
         if kind == "function":
             functions.append({
                 "name": entry["name"],
                 "signature": abi_to_signature(entry),
                 "selector": "0x" + bytes(function_abi_to_4byte_selector(entry)).hex(),
-                "stateMutability": entry.get("stateMutability", "nonpayable"),
+                "stateMutability": entry.get("stateMutability") or _legacy_mutability(entry),
             })
         elif kind == "event":
             events.append({
@@ -62,6 +70,19 @@ def describe(abi: list) -> dict:
                 "selector": "0x" + bytes(function_abi_to_4byte_selector(entry)).hex(),
             })
     return {"functions": functions, "events": events, "errors": errors}
+
+
+def _typed(entry: dict) -> dict:
+    """The entry with its "type", which the specification lets default to function (eth-utils
+    needs it spelled out)."""
+    return {"type": "function", **entry}
+
+
+def _legacy_mutability(entry: dict) -> str:
+    # ABIs from before Solidity 0.4.16 say "constant" and "payable" instead.
+    if entry.get("constant") is True:
+        return "view"
+    return "payable" if entry.get("payable") is True else "nonpayable"
 
 
 def _entry_errors(entry) -> list[tuple[str, str]]:
@@ -124,7 +145,7 @@ def _param_errors(param, path: str, *, in_event: bool, depth: int) -> list[tuple
         return problems + [(f"{path}.type", "Every parameter needs a type string.")]
     if _TUPLE.fullmatch(type_str):
         components = param.get("components")
-        if not isinstance(components, list):
+        if not isinstance(components, list) or not components:  # Solidity has no empty structs
             return problems + [(f"{path}.components", "A tuple type needs a components array.")]
         for i, component in enumerate(components):
             problems += _param_errors(
@@ -136,7 +157,10 @@ def _param_errors(param, path: str, *, in_event: bool, depth: int) -> list[tuple
     if "(" in type_str or type_str.startswith("tuple"):
         return problems + [(f"{path}.type", f"{type_str!r} is not an ABI type; tuples use components.")]
     try:
-        parse_type(type_str).validate()
+        parsed = parse_type(type_str)
+        parsed.validate()
     except (ABITypeError, ParseError) as exc:
-        problems.append((f"{path}.type", f"{type_str!r} is not a valid ABI type: {exc}"))
+        return problems + [(f"{path}.type", f"{type_str!r} is not a valid ABI type: {exc}")]
+    if parsed.base not in _ELEMENTARY or (parsed.base in _UNSIZED and parsed.sub is not None):
+        problems.append((f"{path}.type", f"{type_str!r} is not a canonical ABI type."))
     return problems

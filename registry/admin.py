@@ -1,8 +1,16 @@
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.utils import timezone
+from rest_framework import serializers
 
 from registry import abi
+from registry.api.serializers import (
+    ProviderHealthSerializer,
+    RpcEndpointSerializer,
+    RpcUrlField,
+    provider_from_url,
+)
 from registry.models import (
     ApiKey,
     Category,
@@ -22,6 +30,8 @@ class ChainAdmin(admin.ModelAdmin):
     search_fields = ["name", "short_name", "=chain_id"]
     readonly_fields = ["created_at", "updated_at"]
     actions = ["activate", "deactivate"]
+    # A URL typed without a scheme is taken as https (Django 6's default, chosen now).
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def get_readonly_fields(self, request, obj=None):
         # The chain id is the chain's identity: set once.
@@ -103,6 +113,14 @@ class DeploymentAdmin(admin.ModelAdmin):
     list_select_related = ["chain", "contract_version__contract_name"]
 
 
+def api_rule(check, value):
+    """Apply one of the API's validation rules in a form: both entry points refuse alike."""
+    try:
+        return check(value)
+    except serializers.ValidationError as exc:
+        raise forms.ValidationError(exc.detail) from None
+
+
 class RpcEndpointForm(forms.ModelForm):
     """Shows the URL masked; leaving the masked value in place keeps the stored URL."""
 
@@ -120,23 +138,56 @@ class RpcEndpointForm(forms.ModelForm):
         value = self.cleaned_data["url"]
         if self.instance.pk and value == self.instance.masked_url:
             return self.instance.url
-        return value
+        return api_rule(RpcUrlField().to_internal_value, value)
+
+    def clean_provider(self):
+        # Lowercased as the API stores it, so that provider-health reports find it.
+        return api_rule(RpcEndpointSerializer().validate_provider, self.cleaned_data["provider"])
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("provider") and cleaned.get("url"):
+            cleaned["provider"] = provider_from_url(cleaned["url"])
+        return cleaned
 
 
 @admin.register(RpcEndpoint)
 class RpcEndpointAdmin(admin.ModelAdmin):
     form = RpcEndpointForm
-    list_display = ["masked_url", "chain", "provider", "priority", "status", "latency_ms",
-                    "lag_blocks", "last_checked_at"]
+    list_display = ["masked_url", "chain", "provider", "priority", "current_status", "status",
+                    "latency_ms", "lag_blocks", "last_checked_at"]
     list_filter = ["status", "provider", "monitoring_enabled", "chain"]
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
                        "last_checked_at", "last_error", "created_at", "updated_at"]
     list_select_related = ["chain"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_override()
+
+    @admin.display(description="Status in force")
+    def current_status(self, obj):
+        # What reads act on: a provider-health override while one is active, else the probe's.
+        return obj.effective_status
+
+
+class ProviderHealthForm(forms.ModelForm):
+    """The API's rules: a provider some endpoint has (any case), an `until` in the future."""
+
+    class Meta:
+        model = ProviderHealth
+        fields = "__all__"
+
+    def clean_provider(self):
+        return api_rule(ProviderHealthSerializer().validate_provider, self.cleaned_data["provider"])
+
+    def clean_until(self):
+        return api_rule(ProviderHealthSerializer().validate_until, self.cleaned_data["until"])
+
 
 @admin.register(ProviderHealth)
 class ProviderHealthAdmin(admin.ModelAdmin):
+    form = ProviderHealthForm
     list_display = ["created_at", "provider", "rpc_endpoint", "status", "until", "reason", "reported_by"]
     list_filter = ["status", "provider"]
     readonly_fields = ["reported_by", "created_at"]

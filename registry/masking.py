@@ -1,29 +1,35 @@
 """Masking of credentials in RPC URLs: every response and log shows them masked."""
 
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 MASK = "***"
 _SECRET_PARAM = re.compile(r"key|token|secret|pass|auth|sig|credential", re.IGNORECASE)
 # Providers put keys in the path (Alchemy /v2/<key>, Infura /v3/<id>, QuickNode /<token>/):
-# a long segment that mixes letters and digits is treated as a secret.
-_SECRET_SEGMENT = re.compile(r"(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{16,}")
+# a long segment that has a digit or a capital letter is treated as a secret. Random keys
+# without a digit are not rare enough to ignore (about 1 Alchemy key in 250), while
+# slugs such as "ethereum-mainnet-archive" are lowercase words.
+_SECRET_SEGMENT = re.compile(r"(?=[A-Za-z0-9_-]*[0-9A-Z])[A-Za-z0-9_-]{16,}")
 
 
 def mask_url(url: str) -> str:
     try:
         parts = urlsplit(url)
-        host = parts.hostname or ""
-        host = f"[{host}]" if ":" in host else host
-        port = f":{parts.port}" if parts.port else ""
+        parts.port  # noqa: B018 - raises ValueError on a bad port
     except ValueError:
         return MASK
-    netloc = f"{MASK}@{host}{port}" if (parts.username or parts.password) else parts.netloc
+    netloc = parts.netloc
+    if "@" in netloc:
+        # Everything before the last "@" is userinfo; the host keeps its spelling.
+        netloc = f"{MASK}@{netloc.rpartition('@')[2]}"
     path = "/".join(
         MASK if _SECRET_SEGMENT.fullmatch(segment) else segment for segment in parts.path.split("/")
     )
-    query = urlencode(
-        [(k, MASK if _SECRET_PARAM.search(k) else v) for k, v in parse_qsl(parts.query, True)],
-        safe="*",
-    )
+    # Masked pair by pair, so that a URL without secrets comes back exactly as given.
+    query = "&".join(
+        f"{pair.partition('=')[0]}={MASK}"
+        if _SECRET_PARAM.search(unquote_plus(pair.partition("=")[0])) else pair
+        for pair in parts.query.split("&")
+    ) if parts.query else ""
+    # The fragment is never sent to the server; dropped, since it could hold anything.
     return urlunsplit((parts.scheme, netloc, path, query, ""))

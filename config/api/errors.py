@@ -80,8 +80,10 @@ class ProblemFormatter(ExceptionFormatter):
             errors = [{"attr": camel_attr(e.attr), "code": e.code, "detail": e.detail}
                       for e in flatten_errors(detail)]
             return problem(exc.status_code, detail=errors[0]["detail"], errors=errors)
-        if not isinstance(self.original_exc, exceptions.APIException):
-            return problem(500)  # a crash: logged with its traceback, never shown
+        # A crash: logged with its traceback, never shown. Only the 500 that the handler made
+        # of an unknown exception: Http404 or IntegrityError arrive here converted, as 404/409.
+        if exc.status_code == 500 and not isinstance(self.original_exc, exceptions.APIException):
+            return problem(500)
         code = getattr(detail, "code", None) or exc.default_code
         return problem(exc.status_code, code=code, detail=str(detail))
 

@@ -24,9 +24,12 @@ def _expects(field) -> tuple[tuple[type, ...], str] | None:
     return None
 
 
-class StrictMixin:
-    """Refuse unknown fields and values of the wrong JSON type, naming each field."""
+# The bases below carry comments, not docstrings: drf-spectacular would publish a base's
+# docstring as the description of every serializer built on it.
 
+
+class StrictMixin:
+    # Refuse unknown fields and values of the wrong JSON type, naming each field.
     def to_internal_value(self, data):
         if isinstance(data, dict):
             errors = {}
@@ -52,8 +55,7 @@ class StrictSerializer(StrictMixin, serializers.Serializer):
 
 
 class StrictModelSerializer(StrictMixin, serializers.ModelSerializer):
-    """Also refuses changes to the fields named in `Meta.immutable_fields` on update."""
-
+    # Also refuses changes to the fields named in `Meta.immutable_fields` on update.
     def to_internal_value(self, data):
         validated = super().to_internal_value(data)
         if self.instance is not None:

@@ -1,14 +1,32 @@
 import django_filters as filters
+from django.db.models import Q
 
-from registry.models import Category, Chain, ContractName, ContractVersion, Deployment, ProviderHealth, RpcEndpoint
+from registry.models import (
+    Category,
+    Chain,
+    ContractName,
+    ContractVersion,
+    Deployment,
+    ProviderHealth,
+    RpcEndpoint,
+)
 from registry.models.rpc import OverrideStatus, ProbeStatus
 
 # Filter names are the camelCase names of the wire format.
 
 
+class StrictBooleanFilter(filters.TypedChoiceFilter):
+    """`true` or `false`; anything else is a 400, where BooleanFilter would ignore it."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
+        kwargs.setdefault("coerce", lambda value: value == "true")
+        super().__init__(**kwargs)
+
+
 class ChainFilter(filters.FilterSet):
     status = filters.ChoiceFilter(choices=Chain.Status.choices)
-    isTestnet = filters.BooleanFilter(field_name="is_testnet")
+    isTestnet = StrictBooleanFilter(field_name="is_testnet")
     shortName = filters.CharFilter(field_name="short_name")
     search = filters.CharFilter(field_name="name", lookup_expr="icontains")
     ordering = filters.OrderingFilter(
@@ -30,11 +48,15 @@ class CategoryFilter(filters.FilterSet):
 
 class ContractNameFilter(filters.FilterSet):
     category = filters.CharFilter(field_name="category__slug")
-    search = filters.CharFilter(field_name="display_name", lookup_expr="icontains")
+    search = filters.CharFilter(method="filter_search")
 
     class Meta:
         model = ContractName
         fields = []
+
+    def filter_search(self, queryset, name, value):
+        # The slug ("eas") and the display name ("Ethereum Attestation Service") both identify it.
+        return queryset.filter(Q(name__icontains=value) | Q(display_name__icontains=value))
 
 
 class ContractVersionFilter(filters.FilterSet):
@@ -63,9 +85,9 @@ class DeploymentFilter(filters.FilterSet):
 
 class RpcEndpointFilter(filters.FilterSet):
     chainId = filters.NumberFilter(field_name="chain_id")
-    provider = filters.CharFilter()
+    provider = filters.CharFilter(lookup_expr="iexact")  # as POST /rpc/health takes it
     probeStatus = filters.ChoiceFilter(field_name="status", choices=ProbeStatus.choices)
-    monitored = filters.BooleanFilter(field_name="monitoring_enabled")
+    monitored = StrictBooleanFilter(field_name="monitoring_enabled")
     ordering = filters.OrderingFilter(
         fields=(("priority", "priority"), ("latency_ms", "latencyMs"), ("id", "id"))
     )
@@ -76,7 +98,7 @@ class RpcEndpointFilter(filters.FilterSet):
 
 
 class ProviderHealthFilter(filters.FilterSet):
-    provider = filters.CharFilter()
+    provider = filters.CharFilter(lookup_expr="iexact")
     rpcId = filters.NumberFilter(field_name="rpc_endpoint_id")
     status = filters.ChoiceFilter(choices=OverrideStatus.choices)
 

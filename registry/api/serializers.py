@@ -73,6 +73,21 @@ class ChainSerializer(StrictModelSerializer):
             "confirmations": {"max_value": 10_000},
         }
 
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None:
+            # The chain id never changes: a PATCH to another chain's id is "immutable" (400),
+            # not a clash with that chain (409).
+            field = fields["chain_id"]
+            field.validators = [v for v in field.validators if not isinstance(v, UniqueValidator)]
+        return fields
+
+    def validate_short_name(self, value):
+        # /v1/chain-registry/{chain} takes a chain id or a short name: digits would be ambiguous.
+        if value.isdigit():
+            raise serializers.ValidationError("All digits would read as a chain id; use a name.")
+        return value
+
     def validate_explorer_url(self, value):
         return check_url(value, WEB_SCHEMES) if value else value
 
@@ -115,6 +130,18 @@ class ContractVersionSerializer(StrictModelSerializer):
         model = ContractVersion
         fields = ["id", "contract_name", "version", "abi", "compiler_version", "created_at", "interface"]
         immutable_fields = ["contract_name", "version", "abi"]
+        validators = []  # validate() checks uniqueness and names the field, not "non_field_errors"
+
+    def validate(self, attrs):
+        # contractName and version are immutable, so only a create can clash.
+        if self.instance is None and ContractVersion.objects.filter(
+            contract_name=attrs["contract_name"], version=attrs["version"]
+        ).exists():
+            raise serializers.ValidationError({"version": [serializers.ErrorDetail(
+                "This contract already has this version; a new ABI needs a new version.",
+                code="unique",
+            )]})
+        return attrs
 
     def validate_abi(self, value):
         problems = abi.validate_abi(value)
@@ -143,6 +170,9 @@ class DeploymentSerializer(StrictModelSerializer):
             "tx_hash", "kind", "created_at",
         ]
         immutable_fields = ["chain_id", "address"]
+        # DRF's generated (chain, address) check would preempt validate() below with a
+        # "non_field_errors" message in snake_case; the database constraint still holds.
+        validators = []
 
     def validate(self, attrs):
         chain = attrs.get("chain", getattr(self.instance, "chain", None))
@@ -177,7 +207,14 @@ class RpcUrlField(serializers.CharField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
-        return check_url(super().to_internal_value(data), RPC_SCHEMES)
+        try:
+            return check_url(super().to_internal_value(data), RPC_SCHEMES)
+        except serializers.ValidationError:
+            # check_url's messages may quote a piece of the URL (a password read as a
+            # port), and an RPC URL can hold credentials: say what is wanted instead.
+            raise serializers.ValidationError(
+                f"Enter a URL with scheme {', '.join(RPC_SCHEMES)}, a host, and no whitespace."
+            ) from None
 
     def to_representation(self, value):
         return mask_url(value)
@@ -211,6 +248,9 @@ class RpcEndpointSerializer(StrictModelSerializer):
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {"priority": {"max_value": 1_000_000}}
+        # validate() checks (chain, url) itself, naming `url`, after a masked URL sent
+        # back is resolved; DRF's own check would name no field.
+        validators = []
 
     def validate_provider(self, value):
         if value and not value.replace("-", "").replace("_", "").replace(".", "").isalnum():
@@ -218,9 +258,14 @@ class RpcEndpointSerializer(StrictModelSerializer):
         return value.lower()
 
     def validate(self, attrs):
+        if self.instance is not None and attrs.get("url") == self.instance.masked_url:
+            # The masked URL that GET showed, sent back unchanged: keep the stored one,
+            # or a read-modify-write client would overwrite the key with ***.
+            attrs["url"] = self.instance.url
         url = attrs.get("url")
-        if url and not attrs.get("provider") and not getattr(self.instance, "provider", ""):
-            attrs["provider"] = provider_from_url(url)
+        if not attrs.get("provider", getattr(self.instance, "provider", "")):
+            # An empty provider means "the default": derived from the URL.
+            attrs["provider"] = provider_from_url(url or self.instance.url)
         chain = attrs.get("chain", getattr(self.instance, "chain", None))
         duplicates = RpcEndpoint.objects.filter(chain=chain, url=attrs.get("url"))
         if url and self.instance is not None:

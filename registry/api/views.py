@@ -2,10 +2,20 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
+from config.api.errors import Conflict
 from registry.api import filters, serializers
 from registry.authentication import BearerKeyAuthentication
-from registry.models import Category, Chain, ContractName, ContractVersion, Deployment, ProviderHealth, RpcEndpoint
+from registry.models import (
+    Category,
+    Chain,
+    ContractName,
+    ContractVersion,
+    Deployment,
+    ProviderHealth,
+    RpcEndpoint,
+)
 from registry.permissions import HasAdminScope
 
 
@@ -36,6 +46,14 @@ class ChainViewSet(AdminViewSet):
         body.is_valid(raise_exception=True)
         chain.set_status(body.validated_data["status"])
         return Response(self.get_serializer(chain).data)
+
+    def perform_destroy(self, chain):
+        # SPEC 3: a chain with deployments is deactivated, not deleted; say so rather than
+        # the generic "still referenced" (the PROTECT foreign key still guards a race).
+        if chain.deployments.exists():
+            raise Conflict("This chain has deployments: deactivate it with PATCH "
+                           f"/v1/admin/chains/{chain.chain_id}/status instead of deleting it.")
+        chain.delete()
 
 
 class CategoryViewSet(AdminViewSet):
@@ -76,6 +94,11 @@ class RpcEndpointViewSet(AdminViewSet):
 
     def perform_update(self, serializer):
         serializer.instance = RpcEndpoint.objects.with_override().get(pk=serializer.save().pk)
+
+    def get_success_headers(self, data):
+        # DRF would put the `url` field (the RPC URL itself) in Location: point at the record.
+        return {"Location": reverse("rpc-endpoint-detail", kwargs={"pk": data["id"]},
+                                    request=self.request)}
 
 
 class ProviderHealthViewSet(

@@ -1,5 +1,6 @@
 from django.db import models
 from django.db.models import OuterRef, Q, Subquery
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from registry.masking import mask_url
@@ -25,10 +26,13 @@ class RpcEndpointQuerySet(models.QuerySet):
         """Annotate the provider-health override in force, if any (one query, no N+1).
 
         The newest report that names the endpoint, or its provider, decides; a report
-        with no status clears, and one whose `until` has passed no longer counts.
+        with no status clears, and one whose `until` has passed no longer counts, so an
+        earlier report still in force (a provider outage under a finished maintenance
+        window of one endpoint) applies again.
         """
         latest = ProviderHealth.objects.filter(
-            Q(rpc_endpoint=OuterRef("pk")) | Q(provider=OuterRef("provider"), provider__gt="")
+            Q(rpc_endpoint=OuterRef("pk")) | Q(provider=OuterRef("provider"), provider__gt=""),
+            Q(until__isnull=True) | Q(until__gt=Now()),
         ).order_by("-created_at", "-id")
         return self.annotate(
             override_status=Subquery(latest.values("status")[:1]),

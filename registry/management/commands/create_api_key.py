@@ -15,14 +15,19 @@ class Command(BaseCommand):
         parser.add_argument("--expires-in-days", type=int, help="Expire the key after this many days.")
 
     def handle(self, *args, name, scope, expires_in_days, **options):
-        if not name.strip():
+        name = name.strip()
+        if not name:
             raise CommandError("--name must not be empty.")
+        # Checked here: the database would refuse it with a traceback instead of a message.
+        max_length = ApiKey._meta.get_field("name").max_length
+        if len(name) > max_length:
+            raise CommandError(f"--name must be at most {max_length} characters.")
         expires_at = None
         if expires_in_days is not None:
             if expires_in_days <= 0:
                 raise CommandError("--expires-in-days must be a positive number of days.")
             expires_at = timezone.now() + timedelta(days=expires_in_days)
-        key, raw_key = ApiKey.issue(name=name.strip(), scope=scope, expires_at=expires_at)
+        key, raw_key = ApiKey.issue(name=name, scope=scope, expires_at=expires_at)
         self.stderr.write(f"Created {scope} key {key.display_prefix} ({key.name}). Store it now: "
                           "it cannot be shown again.")
         self.stdout.write(raw_key)

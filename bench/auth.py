@@ -1,0 +1,71 @@
+"""Cost of key authentication: authenticated GET /v1/admin/chains next to GET /healthz.
+
+Both run on the same gunicorn against PostgreSQL, in interleaved rounds. Also counts the
+writes to the API key table during the run (the target: none per request).
+
+    .venv/bin/python bench/auth.py [--seconds 5] [--rounds 3] [--concurrency 8]
+
+Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
+"""
+
+import argparse
+import subprocess
+
+from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say
+
+
+def key_table_updates(env) -> int:
+    name = env["DATABASE_URL"].rsplit("/", 1)[1]
+    out = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc",
+         "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'registry_apikey'"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    return int(out or 0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+
+    env = bench_env()
+    ensure_database(env)
+    key = manage("create_api_key", "--name", "bench-auth", "--scope", "admin", env=env).strip().splitlines()[-1]
+    manage("shell", "-c", (
+        "from registry.models import Chain\n"
+        "for i in range(10):\n"
+        "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', 'short_name': f'bench-{i}'})"
+    ), env=env)
+
+    healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
+    chains = lambda: ("GET", "/v1/admin/chains", {"Authorization": f"Bearer {key}"}, None)  # noqa: E731
+    with gunicorn(env, workers=args.workers) as port:
+        load(port, "warm-up", chains, seconds=1, concurrency=args.concurrency)
+        updates_before = key_table_updates(env)
+        runs = {"GET /healthz": [], "GET /v1/admin/chains (auth)": []}
+        for _ in range(args.rounds):
+            runs["GET /healthz"].append(
+                load(port, "GET /healthz", healthz, seconds=args.seconds, concurrency=args.concurrency))
+            runs["GET /v1/admin/chains (auth)"].append(
+                load(port, "GET /v1/admin/chains (auth)", chains, seconds=args.seconds,
+                     concurrency=args.concurrency))
+        updates = key_table_updates(env) - updates_before
+
+    health, authed = merge(runs["GET /healthz"]), merge(runs["GET /v1/admin/chains (auth)"])
+    say(
+        f"gunicorn workers={args.workers} concurrency={args.concurrency} "
+        f"rounds={args.rounds} x {args.seconds}s each",
+        health.line(),
+        authed.line(),
+        f"authenticated / healthz throughput: {authed.rps / health.rps:.1%} "
+        f"(cost {1 - authed.rps / health.rps:.1%}; target: under 20 %)",
+        f"writes to the API key table during {authed.requests} authenticated requests: {updates}",
+    )
+
+
+if __name__ == "__main__":
+    main()

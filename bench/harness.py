@@ -1,0 +1,159 @@
+"""Shared pieces of the benchmarks: a gunicorn server on a free port and a load generator.
+
+The load generator is plain Python threads (no extra tools): it shares the machine with the
+server, so absolute figures are lower than on separate hosts. Ratios measured in one run,
+with rounds interleaved, are what the targets are about.
+"""
+
+import http.client
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bench_env(**extra) -> dict:
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
+    env.setdefault("LOG_LEVEL", "WARNING")
+    env.update(extra)
+    return env
+
+
+def manage(*args, env) -> str:
+    done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True)
+    return done.stdout
+
+
+def ensure_database(env) -> None:
+    """Create the benchmark database if needed and migrate it."""
+    url = env["DATABASE_URL"]
+    if url.startswith("postgres"):
+        name = url.rsplit("/", 1)[1]
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {name}"],
+                       capture_output=True)
+    manage("migrate", "--no-input", "-v", "0", env=env)
+
+
+@contextmanager
+def gunicorn(env, workers: int = 2):
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{port}",
+         "-w", str(workers), "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                status = request(port, "GET", "/healthz")[0]
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            if time.time() > deadline or proc.poll() is not None:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def request(port: int, method: str, path: str, headers=None, body: bytes | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@dataclass
+class LoadResult:
+    name: str
+    requests: int
+    errors: int
+    seconds: float
+    latencies_ms: list[float]
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))] if ordered else 0.0
+
+    def line(self) -> str:
+        return (f"{self.name:<32} {self.rps:9.1f} req/s   p50 {self.percentile(50):6.2f} ms   "
+                f"p99 {self.percentile(99):6.2f} ms   errors {self.errors}")
+
+
+def load(port: int, name: str, make_request, *, seconds: float, concurrency: int,
+         ok=(200,)) -> LoadResult:
+    """Call `make_request()` -> (method, path, headers, body) from `concurrency` threads."""
+    latencies, errors, lock = [], [0], threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def worker():
+        mine, failed = [], 0
+        while time.perf_counter() < stop_at:
+            method, path, headers, body = make_request()
+            started = time.perf_counter()
+            try:
+                status, _ = request(port, method, path, headers, body)
+            except OSError:
+                status = 0
+            mine.append((time.perf_counter() - started) * 1000)
+            failed += status not in ok
+        with lock:
+            latencies.extend(mine)
+            errors[0] += failed
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return LoadResult(name, len(latencies), errors[0], time.perf_counter() - started, latencies)
+
+
+def merge(results: list[LoadResult]) -> LoadResult:
+    return LoadResult(
+        results[0].name,
+        sum(r.requests for r in results),
+        sum(r.errors for r in results),
+        sum(r.seconds for r in results),
+        [ms for r in results for ms in r.latencies_ms],
+    )
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def say(*lines):
+    print(*lines, sep="\n", flush=True)
+    sys.stdout.flush()
