@@ -165,10 +165,7 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONOnlyNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": ["registry.authentication.ApiKeyHeaderAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["registry.permissions.HasApiScope"],
-    "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
-    ],
+    "DEFAULT_FILTER_BACKENDS": ["config.api.filtering.FilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",

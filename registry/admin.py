@@ -232,5 +232,5 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke selected keys")
     def revoke(self, request, queryset):
-        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        count = queryset.revoke()
         self.message_user(request, f"Revoked {count} key(s).")

@@ -13,6 +13,16 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (keys are cached for a minute)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def make_key(scope: str, **kwargs) -> str:
     """Create a stored key of `scope`; returns the raw key."""
     return ApiKey.issue(name=f"test-{scope}", scope=scope, **kwargs)[1]

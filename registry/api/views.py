@@ -20,10 +20,9 @@ from registry.permissions import HasAdminScope
 
 
 class AdminViewSet(viewsets.ModelViewSet):
-    """Administration endpoints: Bearer admin key; PATCH, never PUT.
-
-    Each write is one validated save, so a failed request writes nothing.
-    """
+    # Administration endpoints: Bearer admin key; PATCH, never PUT. Each write is one
+    # validated save, so a failed request writes nothing. (A comment, not a docstring:
+    # drf-spectacular would publish it as every operation's description.)
 
     authentication_classes = [BearerKeyAuthentication]
     permission_classes = [HasAdminScope]
@@ -31,6 +30,8 @@ class AdminViewSet(viewsets.ModelViewSet):
 
 
 class ChainViewSet(AdminViewSet):
+    """Blockchain networks, identified by their EIP-155 chain id."""
+
     queryset = Chain.objects.all()
     serializer_class = serializers.ChainSerializer
     filterset_class = filters.ChainFilter
@@ -57,6 +58,8 @@ class ChainViewSet(AdminViewSet):
 
 
 class CategoryViewSet(AdminViewSet):
+    """Categories that group contract names."""
+
     queryset = Category.objects.all()
     serializer_class = serializers.CategorySerializer
     filterset_class = filters.CategoryFilter
@@ -64,6 +67,8 @@ class CategoryViewSet(AdminViewSet):
 
 
 class ContractNameViewSet(AdminViewSet):
+    """Base contract configurations."""
+
     queryset = ContractName.objects.select_related("category")
     serializer_class = serializers.ContractNameSerializer
     filterset_class = filters.ContractNameFilter
@@ -71,18 +76,24 @@ class ContractNameViewSet(AdminViewSet):
 
 
 class ContractVersionViewSet(AdminViewSet):
+    """Contract versions with their ABI; the ABI of a version never changes."""
+
     queryset = ContractVersion.objects.select_related("contract_name")
     serializer_class = serializers.ContractVersionSerializer
     filterset_class = filters.ContractVersionFilter
 
 
 class DeploymentViewSet(AdminViewSet):
+    """Contract versions deployed at an address on a chain."""
+
     queryset = Deployment.objects.select_related("contract_version__contract_name")
     serializer_class = serializers.DeploymentSerializer
     filterset_class = filters.DeploymentFilter
 
 
 class RpcEndpointViewSet(AdminViewSet):
+    """RPC endpoints of chains, with what the probes measured; URLs are shown masked."""
+
     queryset = RpcEndpoint.objects.with_override()
     serializer_class = serializers.RpcEndpointSerializer
     filterset_class = filters.RpcEndpointFilter

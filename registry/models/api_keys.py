@@ -5,11 +5,27 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
 from django.utils import timezone
 
 KEY_PATTERN = re.compile(r"crk_(?P<prefix>[0-9a-f]{12})\.(?P<secret>[A-Za-z0-9_-]{43})")
 TOUCH_INTERVAL = timedelta(minutes=1)
+# Authentication reads a key through the cache, at most once a minute from the database;
+# saving, revoking or deleting a key drops its entry (in every process, with a shared cache).
+CACHE_SECONDS = 60
+
+
+def _cache_key(prefix: str) -> str:
+    return f"api-key:{prefix}"
+
+
+def forget_cached(prefixes) -> None:
+    """Drop cached keys now and again after the transaction commits, so that no request
+    re-caches the old row in between."""
+    names = [_cache_key(prefix) for prefix in prefixes]
+    cache.delete_many(names)
+    transaction.on_commit(lambda: cache.delete_many(names))
 
 
 class KeyScope(models.TextChoices):
@@ -24,16 +40,42 @@ def key_digest(raw_key: str) -> str:
     return hmac.new(pepper, raw_key.encode(), hashlib.sha256).hexdigest()
 
 
+def _matching(key, raw_key: str):
+    # Constant-time on the secret part; the prefix is public.
+    if key and hmac.compare_digest(key.digest, key_digest(raw_key)):
+        return key
+    return None
+
+
 class ApiKeyQuerySet(models.QuerySet):
     def find(self, raw_key: str):
-        """The stored key matching `raw_key`, or None. Constant-time on the secret part."""
+        """The stored key matching `raw_key`, or None, read from the database."""
         match = KEY_PATTERN.fullmatch(raw_key)
         if match is None:
             return None
-        key = self.filter(prefix=match["prefix"]).first()
-        if key is None or not hmac.compare_digest(key.digest, key_digest(raw_key)):
+        return _matching(self.filter(prefix=match["prefix"]).first(), raw_key)
+
+    def find_cached(self, raw_key: str):
+        """find() through the cache (unknown prefixes are cached too, as False)."""
+        match = KEY_PATTERN.fullmatch(raw_key)
+        if match is None:
             return None
-        return key
+        name = _cache_key(match["prefix"])
+        key = cache.get(name)
+        if key is None:
+            key = self.filter(prefix=match["prefix"]).first() or False
+            cache.set(name, key, CACHE_SECONDS)
+        return _matching(key, raw_key)
+
+    def revoke(self) -> int:
+        prefixes = list(self.filter(revoked_at__isnull=True).values_list("prefix", flat=True))
+        count = self.filter(prefix__in=prefixes).update(revoked_at=timezone.now())
+        forget_cached(prefixes)
+        return count
+
+    def delete(self):
+        forget_cached(list(self.values_list("prefix", flat=True)))
+        return super().delete()
 
 
 class ApiKey(models.Model):
@@ -83,6 +125,14 @@ class ApiKey(models.Model):
     def is_revoked(self) -> bool:
         return self.revoked_at is not None
 
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        forget_cached([self.prefix])
+
+    def delete(self, *args, **kwargs):
+        forget_cached([self.prefix])
+        return super().delete(*args, **kwargs)
+
     def revoke(self) -> None:
         if self.revoked_at is None:
             self.revoked_at = timezone.now()
@@ -92,6 +142,10 @@ class ApiKey(models.Model):
         """Record use, at most once a minute, so that authentication rarely writes."""
         now = now or timezone.now()
         if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
+            return
+        # The cached copy may hold an old last_used_at: this flag lets one request a minute
+        # through to the database (across processes, when the cache is shared).
+        if not cache.add(f"api-key-used:{self.prefix}", True, TOUCH_INTERVAL.total_seconds()):
             return
         stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
         ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)

@@ -3,12 +3,14 @@
 import os
 import subprocess
 import sys
+import time
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -191,10 +193,11 @@ def test_a_key_with_a_known_prefix_but_a_wrong_secret_is_401(admin_key):
 
 
 def test_a_key_that_expires_later_works_until_then():
-    raw_key = make_key(KeyScope.ADMIN, expires_at=timezone.now() + timedelta(hours=1))
+    expires_at = timezone.now() + timedelta(seconds=1)
+    raw_key = make_key(KeyScope.ADMIN, expires_at=expires_at)
     client = APIClient(HTTP_AUTHORIZATION=f"Bearer {raw_key}")
-    assert client.get("/v1/admin/chains").status_code == 200
-    ApiKey.objects.filter(prefix=raw_key[4:16]).update(expires_at=timezone.now())
+    assert client.get("/v1/admin/chains").status_code == 200  # and now cached
+    time.sleep(max(0.0, (expires_at - timezone.now()).total_seconds()) + 0.05)
     assert_problem(client.get("/v1/admin/chains"), 401, "expired_key")
 
 
@@ -268,10 +271,38 @@ def test_last_used_at_is_written_again_after_a_minute(admin, admin_key):
     admin.get("/v1/admin/chains")
     two_minutes_ago = timezone.now() - timedelta(minutes=2)
     ApiKey.objects.filter(prefix=admin_key[4:16]).update(last_used_at=two_minutes_ago)
+    cache.clear()  # two minutes on: the cached key and the "used" flag have expired
     with CaptureQueriesContext(connection) as queries:
         assert admin.get("/v1/admin/chains").status_code == 200
     assert len(_updates(queries)) == 1
     assert ApiKey.objects.find(admin_key).last_used_at > two_minutes_ago + timedelta(minutes=1)
+
+
+def test_a_cached_key_is_not_read_from_the_database_again(admin, admin_key):
+    admin.get("/v1/admin/chains")
+    with CaptureQueriesContext(connection) as queries:
+        assert admin.get("/v1/admin/chains").status_code == 200
+    assert not [q for q in queries if "registry_apikey" in q["sql"]]
+
+
+def test_revoking_a_cached_key_takes_effect_on_the_next_request(admin, admin_key):
+    assert admin.get("/v1/admin/chains").status_code == 200  # now cached
+    ApiKey.objects.filter(prefix=admin_key[4:16]).revoke()
+    assert_problem(admin.get("/v1/admin/chains"), 401, "revoked_key")
+
+
+def test_changing_the_expiry_of_a_cached_key_takes_effect_on_the_next_request(admin, admin_key):
+    assert admin.get("/v1/admin/chains").status_code == 200
+    key = ApiKey.objects.find(admin_key)
+    key.expires_at = timezone.now() - timedelta(seconds=1)
+    key.save()
+    assert_problem(admin.get("/v1/admin/chains"), 401, "expired_key")
+
+
+def test_deleting_a_cached_key_takes_effect_on_the_next_request(admin, admin_key):
+    assert admin.get("/v1/admin/chains").status_code == 200
+    ApiKey.objects.filter(prefix=admin_key[4:16]).delete()
+    assert_problem(admin.get("/v1/admin/chains"), 401, "invalid_key")
 
 
 def test_a_refused_key_records_no_use(expired_key):

@@ -108,7 +108,6 @@ def test_listing_categories_is_paginated_and_ordered_by_slug(admin):
     first = admin.get(CATEGORIES, {"limit": 2}).json()
     second = admin.get(first["next"]).json()
 
-    assert first["count"] == 3
     assert [c["slug"] for c in first["results"]] == ["a", "b"]
     assert [c["slug"] for c in second["results"]] == ["c"]
     assert second["next"] is None
@@ -274,7 +273,6 @@ def test_contract_names_are_filtered_by_category(admin):
 
     response = admin.get(NAMES, {"category": "tokens"})
 
-    assert response.json()["count"] == 2
     assert [c["name"] for c in response.json()["results"]] == ["erc20", "erc721"]
 
 
@@ -298,7 +296,6 @@ def test_listing_contract_names_is_paginated(admin):
     response = admin.get(NAMES, {"limit": 1, "offset": 1})
 
     body = response.json()
-    assert body["count"] == 3
     assert [c["name"] for c in body["results"]] == ["b"]
     assert body["next"] and body["previous"]
 
@@ -616,7 +613,6 @@ def test_listing_contract_versions_is_paginated(admin):
     first = admin.get(VERSIONS, {"limit": 2}).json()
     second = admin.get(first["next"]).json()
 
-    assert first["count"] == 3
     assert [v["id"] for v in first["results"] + second["results"]] == versions
 
 

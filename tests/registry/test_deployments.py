@@ -282,7 +282,6 @@ def test_listing_deployments_is_paginated(admin, several):
     first = admin.get(URL, {"limit": 3}).json()
     second = admin.get(first["next"]).json()
 
-    assert first["count"] == 4
     assert len(first["results"]) == 3
     assert "offset=3" in first["next"]
     assert [d["id"] for d in second["results"]] == [several["other-anvil"].pk]
