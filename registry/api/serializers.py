@@ -158,7 +158,7 @@ class DeploymentSerializer(StrictModelSerializer):
     chain_id = ChainRefField(source="chain")
     contract_version = serializers.PrimaryKeyRelatedField(queryset=ContractVersion.objects.all())
     address = AddressField()
-    tx_hash = Bytes32Field(required=False, allow_blank=True)
+    tx_hash = Bytes32Field(required=False, allow_null=True)
     contract_name = serializers.CharField(
         source="contract_version.contract_name.name", read_only=True
     )

@@ -78,7 +78,7 @@ class Deployment(models.Model):
     )
     address = models.CharField(max_length=42, help_text="0x + 40 lowercase hex digits")
     start_block = models.PositiveBigIntegerField(default=0, help_text="Block to index from.")
-    tx_hash = models.CharField(max_length=66, blank=True)
+    tx_hash = models.CharField(max_length=66, null=True, blank=True, help_text="Deploying transaction, if known.")
     kind = models.CharField(max_length=32, choices=Kind.choices, default=Kind.OTHER)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -69,7 +69,7 @@ def test_a_deployment_gets_defaults_for_what_is_not_given(admin, chain, version)
 
     assert response.status_code == 201, response.content
     body = response.json()
-    assert (body["kind"], body["startBlock"], body["txHash"]) == ("other", 0, "")
+    assert (body["kind"], body["startBlock"], body["txHash"]) == ("other", 0, None)
     assert Deployment.objects.get().kind == "other"
 
 
@@ -292,7 +292,7 @@ def test_listing_deployments_is_paginated(admin, several):
 
 
 def test_patching_kind_start_block_and_tx_hash(admin):
-    deployment = DeploymentFactory(kind="other", start_block=0, tx_hash="")
+    deployment = DeploymentFactory(kind="other", start_block=0, tx_hash=None)
 
     response = admin.patch(f"{URL}/{deployment.pk}",
                            {"kind": "eas", "startBlock": 99, "txHash": TX_HASH}, format="json")
