@@ -22,6 +22,8 @@ fi
 echo "==> Installing Python dependencies into .venv/ (uv sync --frozen)"
 "$UV" sync --frozen --quiet
 
+mkdir -p staticfiles   # STATIC_ROOT; the image fills it with collectstatic
+
 if [ ! -f .env ]; then
   echo "==> Writing .env with a new random SECRET_KEY"
   secret=$(.venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))")

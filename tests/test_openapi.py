@@ -1,5 +1,7 @@
 """The OpenAPI 3 schema at /v1/openapi.json and its docs page at /v1/docs (SPEC section 1)."""
 
+import re
+
 import pytest
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
@@ -101,3 +103,10 @@ def test_the_docs_page_is_html_served_without_a_key(anon):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/html")
     assert "/v1/openapi.json" in response.content.decode()
+
+
+def test_the_docs_page_loads_its_script_from_this_service_not_a_cdn(anon):
+    page = anon.get("/v1/docs").content.decode()
+    scripts = re.findall(r'<script[^>]+src="([^"]+)"', page)
+    assert scripts and all(src.startswith("/static/") for src in scripts), scripts
+    assert anon.get(scripts[0]).status_code == 200
