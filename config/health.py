@@ -1,5 +1,6 @@
 """Liveness and readiness probes for load balancers and orchestrators (no key needed)."""
 
+import logging
 import time
 
 from django.conf import settings
@@ -8,6 +9,8 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_safe
 
 from config.middleware import problem_response
+
+logger = logging.getLogger(__name__)
 
 
 @require_safe  # HEAD too: some load balancers probe with it
@@ -47,7 +50,9 @@ def readyz(request):
         try:
             result = check()
         except Exception as exc:  # any failure of a dependency means "not ready"
-            result = {"status": "unavailable", "detail": f"{type(exc).__name__}: {exc}"}
+            # The probe needs no key: the error's text (hosts, ports) goes to the log only.
+            logger.warning("readyz: %s unavailable: %s: %s", name, type(exc).__name__, exc)
+            result = {"status": "unavailable", "detail": type(exc).__name__}
             ready = False
         result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
         results[name] = result

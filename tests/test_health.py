@@ -71,6 +71,8 @@ def test_readyz_is_a_503_problem_with_checks_when_the_broker_is_unreachable(
     assert body["checks"]["broker"]["status"] == "unavailable"
     assert body["checks"]["broker"]["detail"]
     assert "broker" in body["detail"]
+    port = closed_port_url.rsplit(":", 1)[1].split("/")[0]
+    assert f"127.0.0.1:{port}" not in str(body) and port not in body["checks"]["broker"]["detail"]
 
 
 def test_readyz_follows_the_broker_setting_after_the_celery_app_has_read_it(

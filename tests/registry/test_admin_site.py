@@ -466,3 +466,10 @@ def test_the_change_page_of_a_version_describes_its_interface(site):
 
     assert "0xa9059cbb" in text  # transfer(address,uint256)
     assert "Transfer(address,address,uint256)" in text
+
+
+def test_the_admin_is_branded_and_links_the_api_docs(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("brand", password="x"))
+    page = client.get("/admin/").content.decode()
+    assert "Chain registry administration" in page
+    assert 'href="/v1/docs"' in page
