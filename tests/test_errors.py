@@ -229,3 +229,16 @@ def test_json_nested_to_the_limit_is_parsed(admin):
 def test_a_request_for_an_unknown_host_is_a_400_problem(anon):
     response = anon.get("/healthz", HTTP_HOST="evil.example")
     assert_problem(response, 400, "bad_request")
+
+
+def test_a_wrong_type_is_reported_together_with_the_other_fields_problems(admin):
+    body = assert_problem(
+        admin.post("/v1/admin/chains", {"chainId": 0, "isTestnet": "no", "shortName": "not a slug"},
+                   format="json"),
+        400, "validation_error",
+    )
+    attrs = {e["attr"]: e["code"] for e in body["errors"]}
+    assert attrs["isTestnet"] == "invalid_type"
+    assert attrs["chainId"] == "min_value"
+    assert attrs["shortName"] == "invalid"
+    assert attrs["name"] == "required"

@@ -29,25 +29,32 @@ def _expects(field) -> tuple[tuple[type, ...], str] | None:
 
 
 class StrictMixin:
-    # Refuse unknown fields and values of the wrong JSON type, naming each field.
+    # Refuse unknown fields and values of the wrong JSON type, naming each field, together
+    # with whatever else is wrong with the other fields.
     def to_internal_value(self, data):
-        if isinstance(data, dict):
-            errors = {}
-            for name in sorted(set(data) - set(self.fields)):
-                errors[name] = [serializers.ErrorDetail(
-                    f"Unknown field {camel_attr(name)!r}.", code="unknown_field"
-                )]
-            for name, field in self.fields.items():
-                value = data.get(name)
-                expected = _expects(field)
-                if field.read_only or value is None or expected is None:
-                    continue
-                types, message = expected
-                if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
-                    errors[name] = [serializers.ErrorDetail(message, code="invalid_type")]
-            if errors:
-                raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
+        if not isinstance(data, dict):
+            return super().to_internal_value(data)
+        errors = {}
+        for name in sorted(set(data) - set(self.fields)):
+            errors[name] = [serializers.ErrorDetail(
+                f"Unknown field {camel_attr(name)!r}.", code="unknown_field"
+            )]
+        for name, field in self.fields.items():
+            value = data.get(name)
+            expected = _expects(field)
+            if field.read_only or value is None or expected is None:
+                continue
+            types, message = expected
+            if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                errors[name] = [serializers.ErrorDetail(message, code="invalid_type")]
+        if not errors:
+            return super().to_internal_value(data)
+        try:
+            super().to_internal_value({k: v for k, v in data.items() if k not in errors})
+        except serializers.ValidationError as exc:
+            if isinstance(exc.detail, dict):  # fields set aside above are not "required"
+                errors.update({k: v for k, v in exc.detail.items() if k not in errors})
+        raise serializers.ValidationError(errors)
 
 
 class StrictSerializer(StrictMixin, serializers.Serializer):
