@@ -38,7 +38,19 @@ def _check_broker() -> dict:
     return {"status": "ok"}
 
 
-CHECKS = {"database": _check_database, "broker": _check_broker}
+def _check_executors() -> dict:
+    """Informational: chains whose lease sweep holds back (self-preservation)."""
+    from executors.models import SelfPreservation
+
+    holds = [
+        {"chainId": hold.chain_id, "since": hold.since.isoformat().replace("+00:00", "Z"),
+         "wouldGoOffline": hold.would_go_offline, "executors": hold.executors}
+        for hold in SelfPreservation.objects.all()
+    ]
+    return {"status": "ok", "selfPreservation": holds}
+
+
+CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _check_executors}
 
 
 @require_safe

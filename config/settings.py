@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
     "django_celery_beat",
+    "config",
     "registry",
     "executors",
     "attestations",
@@ -148,6 +149,18 @@ API_KEY = env.api_key("API_KEY")
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
 EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
 EXECUTOR_PRIVATE_KEY = env.str("EXECUTOR_PRIVATE_KEY", default="")
+# Self-preservation: a sweep that would take more than this share of a chain's live
+# executors offline at once holds back (not for chains with fewer executors than the
+# minimum), for at most EXECUTOR_SELF_PRESERVATION_MAX_SECONDS.
+EXECUTOR_SELF_PRESERVATION_SHARE = env.float("EXECUTOR_SELF_PRESERVATION_SHARE", default=0.15)
+EXECUTOR_SELF_PRESERVATION_MIN_EXECUTORS = env.positive_int(
+    "EXECUTOR_SELF_PRESERVATION_MIN_EXECUTORS", default=3
+)
+EXECUTOR_SELF_PRESERVATION_MAX_SECONDS = env.positive_int(
+    "EXECUTOR_SELF_PRESERVATION_MAX_SECONDS", default=900
+)
+if not 0 < EXECUTOR_SELF_PRESERVATION_SHARE <= 1:
+    raise ImproperlyConfigured("EXECUTOR_SELF_PRESERVATION_SHARE must be in (0, 1].")
 
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -11,5 +11,7 @@ urlpatterns = [
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi"), name="docs"),
     path("v1/admin/", include("registry.api.urls")),
+    path("v1/admin/", include("executors.api.admin_urls")),
+    path("v1/", include("executors.api.urls")),
     path("admin/", admin.site.urls),
 ]

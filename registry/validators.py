@@ -41,3 +41,11 @@ def normalize_bytes32(value: str) -> str:
 def validate_semver(value: str) -> None:
     if not semver.Version.is_valid(value):
         raise ValidationError("Enter a semantic version such as 1.4.0 or 2.0.0-rc.1.")
+
+
+def validate_address(value: str) -> None:
+    """Django validator (model fields, admin forms) with the API's address rules."""
+    try:
+        normalize_address(value)
+    except InvalidHex as exc:
+        raise ValidationError(str(exc)) from exc

@@ -17,6 +17,12 @@ def _expects(field) -> tuple[tuple[type, ...], str] | None:
         return (str,), "Expected a JSON string."
     if isinstance(field, serializers.BooleanField):
         return (bool,), "Expected true or false."
+    if isinstance(field, serializers.UUIDField):  # DRF would take an integer as a UUID
+        return (str,), "Expected a UUID string."
+    if isinstance(field, serializers.ListField):
+        return (list,), "Expected a JSON array."
+    if isinstance(field, serializers.DictField):
+        return (dict,), "Expected a JSON object."
     if isinstance(field, serializers.IntegerField):
         return (int,), "Expected a JSON integer."
     if isinstance(field, (serializers.CharField, serializers.ChoiceField)):

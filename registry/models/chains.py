@@ -3,6 +3,17 @@ from django.db import models
 from registry.validators import MAX_CHAIN_ID
 
 
+class ChainQuerySet(models.QuerySet):
+    def by_ref(self, ref: str) -> "Chain":
+        """The chain named by `ref`: its chain id ("31337") or its short name ("anvil").
+
+        Raises Chain.DoesNotExist. Short names are never all digits, so this is unambiguous.
+        """
+        if ref.isascii() and ref.isdigit():
+            return self.get(pk=int(ref)) if int(ref) <= MAX_CHAIN_ID else self.none().get()
+        return self.get(short_name=ref)
+
+
 class Chain(models.Model):
     """A blockchain network, identified by its EIP-155 chain id (the primary key)."""
 
@@ -25,6 +36,8 @@ class Chain(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ChainQuerySet.as_manager()
 
     class Meta:
         ordering = ["chain_id"]

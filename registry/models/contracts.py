@@ -2,7 +2,7 @@ from django.db import models
 
 from registry import abi
 from registry.models.chains import Chain
-from registry.validators import validate_semver
+from registry.validators import validate_address, validate_semver
 
 
 class Category(models.Model):
@@ -76,7 +76,8 @@ class Deployment(models.Model):
     contract_version = models.ForeignKey(
         ContractVersion, on_delete=models.PROTECT, related_name="deployments"
     )
-    address = models.CharField(max_length=42, help_text="0x + 40 lowercase hex digits")
+    address = models.CharField(max_length=42, validators=[validate_address],
+                               help_text="0x + 40 hex digits (EIP-55 checksum when mixed case)")
     start_block = models.PositiveBigIntegerField(default=0, help_text="Block to index from.")
     tx_hash = models.CharField(max_length=66, null=True, blank=True, help_text="Deploying transaction, if known.")
     kind = models.CharField(max_length=32, choices=Kind.choices, default=Kind.OTHER)
@@ -91,3 +92,6 @@ class Deployment(models.Model):
 
     def __str__(self):
         return f"{self.contract_version} on {self.chain_id} at {self.address}"
+
+    def clean(self):
+        self.address = self.address.lower()  # after the field's validator: stored lowercase

@@ -1,0 +1,135 @@
+import json
+import re
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from config.api.serializers import StrictModelSerializer, StrictSerializer
+from executors.models import (
+    Executor,
+    ExecutorStatus,
+    ExecutorStatusChange,
+    TrustedAttester,
+    heartbeat_interval_seconds,
+)
+from executors.services import REPORTED_STATUS
+from registry.api.serializers import WEB_SCHEMES, ChainRefField, check_url
+from registry.fields import AddressField
+
+MAX_CAPABILITIES = 32
+MAX_METADATA_BYTES = 4096
+_CAPABILITY = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
+
+
+class RegisterSerializer(StrictSerializer):
+    address = AddressField()
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    endpoint_url = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    version = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+    capabilities = serializers.ListField(  # JSONField child: CharField would turn 5 into "5"
+        child=serializers.JSONField(), max_length=MAX_CAPABILITIES, required=False, default=list
+    )
+    metadata = serializers.DictField(required=False, default=dict)
+
+    def validate_endpoint_url(self, value):
+        return check_url(value, WEB_SCHEMES) if value else value
+
+    def validate_capabilities(self, values):
+        bad = [v for v in values if not isinstance(v, str) or not _CAPABILITY.fullmatch(v)]
+        if bad:
+            raise serializers.ValidationError(
+                "A capability is lowercase letters, digits and . _ : - (up to 64 characters).")
+        if len(set(values)) != len(values):
+            raise serializers.ValidationError("Capabilities are listed once each.")
+        return values
+
+    def validate_metadata(self, value):
+        if len(json.dumps(value, separators=(",", ":"))) > MAX_METADATA_BYTES:
+            raise serializers.ValidationError(f"Metadata is at most {MAX_METADATA_BYTES} bytes of JSON.")
+        return value
+
+
+class HeartbeatSerializer(StrictSerializer):
+    executor_id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=sorted(REPORTED_STATUS))
+    pending_jobs = serializers.IntegerField(min_value=0, max_value=1_000_000, required=False,
+                                            allow_null=True)
+    head_block = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False,
+                                          allow_null=True)
+
+
+class HeartbeatResponseSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=ExecutorStatus.choices)
+    lease_expires_at = serializers.DateTimeField()
+    heartbeat_interval_seconds = serializers.IntegerField()
+
+
+class ExecutorSerializer(serializers.ModelSerializer):
+    executor_id = serializers.UUIDField(source="id", read_only=True)
+    chain_id = serializers.IntegerField(read_only=True)
+    endpoint_url = serializers.CharField(source="masked_endpoint_url", read_only=True)
+    status = serializers.SerializerMethodField()
+    trusted = serializers.BooleanField(source="is_trusted", read_only=True)
+    heartbeat_interval_seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Executor
+        fields = [
+            "executor_id", "chain_id", "address", "name", "endpoint_url", "version",
+            "capabilities", "metadata", "status", "trusted", "trust_revoked_at", "pending_jobs",
+            "head_block", "heartbeat_interval_seconds", "lease_expires_at", "last_heartbeat_at",
+            "registered_at", "status_changed_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=ExecutorStatus.choices))
+    def get_status(self, executor) -> str:
+        return executor.current_status()
+
+    def get_heartbeat_interval_seconds(self, executor) -> int:
+        return heartbeat_interval_seconds()
+
+
+class StatusChangeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ExecutorStatusChange
+        fields = ["from_status", "to_status", "cause", "created_at"]
+
+
+class ExecutorDetailSerializer(ExecutorSerializer):
+    recent_status_changes = serializers.SerializerMethodField()
+
+    class Meta(ExecutorSerializer.Meta):
+        fields = [*ExecutorSerializer.Meta.fields, "recent_status_changes"]
+        read_only_fields = fields
+
+    @extend_schema_field(StatusChangeSerializer(many=True))
+    def get_recent_status_changes(self, executor):
+        return StatusChangeSerializer(executor.status_changes.all()[:20], many=True).data
+
+
+class ExecutorTrustSerializer(StrictSerializer):
+    trusted = serializers.BooleanField()
+
+
+class TrustedAttesterSerializer(StrictModelSerializer):
+    chain_id = ChainRefField(source="chain")
+    address = AddressField()
+
+    class Meta:
+        model = TrustedAttester
+        fields = ["id", "chain_id", "address", "note", "added_by", "created_at"]
+        read_only_fields = ["added_by", "created_at"]
+        immutable_fields = ["chain_id", "address"]
+        validators = []  # validate() names the field of a duplicate
+
+    def validate(self, attrs):
+        chain = attrs.get("chain", getattr(self.instance, "chain", None))
+        address = attrs.get("address", getattr(self.instance, "address", None))
+        taken = TrustedAttester.objects.filter(chain=chain, address=address)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise serializers.ValidationError({"address": [serializers.ErrorDetail(
+                "This address is already a trusted attester of this chain.", code="unique")]})
+        return attrs

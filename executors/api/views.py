@@ -1,0 +1,111 @@
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from executors import services
+from executors.api import filters, serializers
+from executors.models import Executor, ExecutorStatusChange, TrustedAttester, heartbeat_interval_seconds
+from registry.api.views import AdminViewSet
+from registry.authentication import BearerKeyAuthentication
+from registry.models import Chain
+from registry.permissions import HasAdminScope, HasExecutorScope
+
+CHAIN_PARAMETER = OpenApiParameter(
+    "chain", str, OpenApiParameter.PATH, description="A chain id (31337) or short name (anvil)."
+)
+
+
+class ChainRegistryViewSet(viewsets.GenericViewSet):
+    """The executor registry of one chain: executors register and keep their lease alive."""
+
+    permission_classes = [HasExecutorScope]
+    lookup_field = "chain"
+    lookup_value_regex = "[^/]+"
+
+    def chain(self) -> Chain:
+        try:
+            return Chain.objects.by_ref(self.kwargs["chain"])
+        except Chain.DoesNotExist:
+            raise NotFound(f"No chain {self.kwargs['chain']!r} is registered.") from None
+
+    @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,
+                   responses={201: serializers.ExecutorSerializer, 200: serializers.ExecutorSerializer})
+    @action(detail=True, methods=["post"])
+    def register(self, request, chain=None):
+        """Register an executor (idempotent: the same address again returns the same id)."""
+        body = serializers.RegisterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        executor, created = services.executor_register(
+            chain=self.chain(), holder=request.auth, **body.validated_data
+        )
+        return Response(serializers.ExecutorSerializer(executor).data,
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.HeartbeatSerializer,
+                   responses=serializers.HeartbeatResponseSerializer)
+    @action(detail=True, methods=["post"])
+    def heartbeat(self, request, chain=None):
+        """Renew an executor's lease. 404 for an unknown executor: register again."""
+        body = serializers.HeartbeatSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        beat = services.executor_heartbeat(
+            chain=self.chain(), holder=request.auth, executor_id=data["executor_id"],
+            reported=data["status"], pending_jobs=data.get("pending_jobs"),
+            head_block=data.get("head_block"),
+        )
+        return Response(serializers.HeartbeatResponseSerializer({
+            "status": beat.status, "lease_expires_at": beat.lease_expires_at,
+            "heartbeat_interval_seconds": heartbeat_interval_seconds(),
+        }).data)
+
+
+class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Executors of every chain; administrators can revoke or restore their trust."""
+
+    authentication_classes = [BearerKeyAuthentication]
+    permission_classes = [HasAdminScope]
+    queryset = Executor.objects.all()
+    serializer_class = serializers.ExecutorSerializer
+    filterset_class = filters.ExecutorFilter
+
+    def get_serializer_class(self):
+        return serializers.ExecutorDetailSerializer if self.detail else serializers.ExecutorSerializer
+
+    def get_queryset(self):
+        if self.detail:
+            recent = ExecutorStatusChange.objects.order_by("-created_at", "-id")
+            return Executor.objects.prefetch_related(Prefetch("status_changes", queryset=recent))
+        return Executor.objects.all()
+
+    @extend_schema(request=serializers.ExecutorTrustSerializer,
+                   responses=serializers.ExecutorDetailSerializer)
+    def partial_update(self, request, pk=None):
+        """Revoke (`{"trusted": false}`) or restore an executor's trust: its attestations stop
+        or start verifying on the next request."""
+        executor = self.get_object()
+        body = serializers.ExecutorTrustSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        executor = services.executor_set_trust(executor.pk, trusted=body.validated_data["trusted"])
+        return Response(serializers.ExecutorDetailSerializer(executor).data)
+
+    @extend_schema(request=None, responses=serializers.ExecutorDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def deregister(self, request, pk=None):
+        """Take the executor out of service; it keeps its trust. Registering again revives it."""
+        executor = services.executor_deregister(self.get_object().pk)
+        return Response(serializers.ExecutorDetailSerializer(executor).data)
+
+
+class TrustedAttesterViewSet(AdminViewSet):
+    """Addresses trusted on a chain besides its executors."""
+
+    queryset = TrustedAttester.objects.all()
+    serializer_class = serializers.TrustedAttesterSerializer
+    filterset_class = filters.TrustedAttesterFilter
+
+    def perform_create(self, serializer):
+        serializer.save(added_by=self.request.auth.prefix)

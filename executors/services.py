@@ -1,0 +1,129 @@
+"""Executor registration and heartbeats (the lease expiry sweep is in sweep.py)."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.exceptions import NotFound, PermissionDenied
+
+from config.api.errors import Conflict
+from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, lease_seconds
+from registry.authentication import KeyHolder
+from registry.models import Chain, KeyScope
+
+# What an executor may say of itself in a heartbeat, and the status it means.
+REPORTED_STATUS = {
+    "ok": ExecutorStatus.HEALTHY,
+    "busy": ExecutorStatus.HEALTHY,
+    "draining": ExecutorStatus.DRAINING,
+}
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    status: str
+    lease_expires_at: datetime
+
+
+def _check_owner(executor: Executor, holder: KeyHolder) -> None:
+    if holder.scope != KeyScope.ADMIN and executor.registered_by != holder.prefix:
+        raise PermissionDenied("This executor was registered with another key.")
+
+
+def executor_register(
+    *, chain: Chain, holder: KeyHolder, address: str, name: str = "", endpoint_url: str = "",
+    version: str = "", capabilities: list | None = None, metadata: dict | None = None, now=None,
+) -> tuple[Executor, bool]:
+    """Register `address` as an executor of `chain`, or renew its registration.
+
+    Idempotent on (chain, address): the same executor id comes back, its details updated
+    and its lease renewed. Returns (executor, created).
+    """
+    if not chain.is_active:
+        raise Conflict(f"Chain {chain.chain_id} is inactive and takes no executors.",
+                       code="chain_inactive")
+    now = now or timezone.now()
+    details = {"name": name, "endpoint_url": endpoint_url, "version": version,
+               "capabilities": capabilities or [], "metadata": metadata or {}}
+    with transaction.atomic():
+        executor = Executor.objects.select_for_update().filter(chain=chain, address=address).first()
+        if executor is None:
+            try:
+                with transaction.atomic():  # a concurrent first registration may win the race
+                    return _create(chain, holder, address, details, now), True
+            except IntegrityError:
+                executor = Executor.objects.select_for_update().get(chain=chain, address=address)
+        if executor.status == ExecutorStatus.DEREGISTERED:
+            executor.registered_by = holder.prefix  # deregistered: free to be taken over
+        _check_owner(executor, holder)
+        for field, value in details.items():
+            setattr(executor, field, value)
+        executor.renew_lease(now)
+        executor.transition(ExecutorStatus.HEALTHY, cause="registered", now=now)
+        executor.save()
+    return executor, False
+
+
+def _create(chain, holder, address, details, now) -> Executor:
+    executor = Executor(chain=chain, address=address, registered_by=holder.prefix,
+                        status=ExecutorStatus.HEALTHY, status_changed_at=now, registered_at=now,
+                        **details)
+    executor.renew_lease(now)
+    executor.save(force_insert=True)
+    ExecutorStatusChange.objects.create(executor=executor, from_status="", cause="registered",
+                                        to_status=ExecutorStatus.HEALTHY, created_at=now)
+    return executor
+
+
+def executor_heartbeat(
+    *, chain: Chain, holder: KeyHolder, executor_id, reported: str,
+    pending_jobs: int | None = None, head_block: int | None = None, now=None,
+) -> Heartbeat:
+    """Renew an executor's lease from the server's clock, recording any change of status."""
+    now = now or timezone.now()
+    target = REPORTED_STATUS[reported]
+    lease_expires_at = now + timedelta(seconds=lease_seconds())
+    progress = {"last_heartbeat_at": now, "lease_expires_at": lease_expires_at,
+                "pending_jobs": pending_jobs, "head_block": head_block}
+
+    # The usual heartbeat changes nothing but the lease: one conditional UPDATE. If the
+    # status must change (or the sweep got there first), the locked path below records it.
+    same_status = Executor.objects.filter(pk=executor_id, chain=chain, status=target)
+    if holder.scope != KeyScope.ADMIN:
+        same_status = same_status.filter(registered_by=holder.prefix)
+    if same_status.update(**progress):
+        return Heartbeat(target, lease_expires_at)
+
+    with transaction.atomic():
+        executor = Executor.objects.select_for_update().filter(pk=executor_id, chain=chain).first()
+        if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
+            raise NotFound("No executor with this id on this chain: register it (again).")
+        _check_owner(executor, holder)
+        for field, value in progress.items():
+            setattr(executor, field, value)
+        executor.transition(target, cause=f"heartbeat: {reported}", now=now)
+        executor.save()
+    return Heartbeat(executor.status, executor.lease_expires_at)
+
+
+def executor_deregister(executor_id, *, now=None) -> Executor:
+    """Take an executor out of service (an administrator's decision). It keeps its trust:
+    what it bound stays bound. Registering again brings it back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        executor = Executor.objects.select_for_update().get(pk=executor_id)
+        executor.transition(ExecutorStatus.DEREGISTERED, cause="deregistered", now=now)
+        executor.save()
+    return executor
+
+
+def executor_set_trust(executor_id, *, trusted: bool, now=None) -> Executor:
+    """Revoke or restore trust: an untrusted executor's attestations do not verify."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        executor = Executor.objects.select_for_update().get(pk=executor_id)
+        if trusted != executor.is_trusted:
+            executor.trust_revoked_at = None if trusted else now
+            executor.save(update_fields=["trust_revoked_at"])
+    return executor

@@ -1,0 +1,138 @@
+"""The lease expiry sweep: healthy -> stale after the lease, stale -> offline after the grace.
+
+Each transition is one set-based statement that claims its rows with FOR UPDATE SKIP
+LOCKED, moves them, and records every change, so two sweeps at once never move a row twice,
+and a heartbeat that holds a row is simply left to finish. Self-preservation: when one sweep
+would take too large a share of a chain's executors offline, it holds back that chain.
+"""
+
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, SelfPreservation
+
+logger = logging.getLogger(__name__)
+LIVE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
+NOT_OFFLINE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING, ExecutorStatus.STALE)
+
+
+@dataclass
+class SweepReport:
+    stale: int = 0
+    offline: int = 0
+    held_back: dict[int, int] = field(default_factory=dict)  # chain id -> executors kept
+
+    def as_dict(self) -> dict:
+        return {"stale": self.stale, "offline": self.offline,
+                "heldBack": {str(k): v for k, v in self.held_back.items()}}
+
+
+def executor_leases_expire(now=None) -> SweepReport:
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.EXECUTOR_GRACE_SECONDS)
+    report = SweepReport()
+    report.stale = _move(LIVE, ExecutorStatus.STALE, cause="lease expired",
+                         lapsed_before=now, now=now)
+    allowed = []
+    for chain_id, due, live in _offline_candidates(now - grace):
+        if _holds_back(chain_id, due, live, now):
+            report.held_back[chain_id] = due
+        else:
+            allowed.append(chain_id)
+    if allowed:
+        report.offline = _move((ExecutorStatus.STALE,), ExecutorStatus.OFFLINE,
+                               cause="grace expired", lapsed_before=now - grace, now=now,
+                               chain_ids=allowed)
+    # Chains with nothing left to hold back are released.
+    SelfPreservation.objects.exclude(chain_id__in=report.held_back).delete()
+    return report
+
+
+def _offline_candidates(lapsed_before):
+    """(chain id, executors due to go offline, executors not offline) per chain."""
+    rows = (
+        Executor.objects.filter(status__in=NOT_OFFLINE).values("chain_id")
+        .annotate(
+            due=Count("pk", filter=Q(status=ExecutorStatus.STALE, lease_expires_at__lte=lapsed_before)),
+            live=Count("pk"),
+        )
+        .filter(due__gt=0)
+    )
+    return [(row["chain_id"], row["due"], row["live"]) for row in rows]
+
+
+def _holds_back(chain_id: int, due: int, live: int, now) -> bool:
+    if live < settings.EXECUTOR_SELF_PRESERVATION_MIN_EXECUTORS:
+        return False
+    if due / live <= settings.EXECUTOR_SELF_PRESERVATION_SHARE:
+        return False
+    hold, created = SelfPreservation.objects.update_or_create(
+        chain_id=chain_id, defaults={"would_go_offline": due, "executors": live, "checked_at": now},
+    )
+    if now - hold.since >= timedelta(seconds=settings.EXECUTOR_SELF_PRESERVATION_MAX_SECONDS):
+        logger.warning("Self-preservation of chain %s ended after %s: taking %d of %d executors "
+                       "offline.", chain_id, now - hold.since, due, live)
+        hold.delete()
+        return False
+    if created:
+        logger.warning("Self-preservation: chain %s would take %d of %d executors offline at "
+                       "once; holding back (the registry's own network is the likelier fault).",
+                       chain_id, due, live)
+    return True
+
+
+def _move(from_statuses, to_status, *, cause, lapsed_before, now, chain_ids=None) -> int:
+    if connection.vendor == "postgresql":
+        return _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_ids)
+    return _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_ids)
+
+
+def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_ids) -> int:
+    executors, changes = Executor._meta.db_table, ExecutorStatusChange._meta.db_table
+    chain_filter = "AND chain_id = ANY(%(chain_ids)s)" if chain_ids is not None else ""
+    sql = f"""
+        WITH claimed AS (
+            SELECT id, status FROM {executors}
+            WHERE status = ANY(%(from)s) AND lease_expires_at <= %(lapsed_before)s {chain_filter}
+            FOR UPDATE SKIP LOCKED
+        ), moved AS (
+            UPDATE {executors} AS e SET status = %(to)s, status_changed_at = %(now)s
+            FROM claimed WHERE e.id = claimed.id
+            RETURNING e.id, claimed.status AS from_status
+        )
+        INSERT INTO {changes} (executor_id, from_status, to_status, cause, created_at)
+        SELECT id, from_status, %(to)s, %(cause)s, %(now)s FROM moved
+    """
+    params = {"from": list(from_statuses), "lapsed_before": lapsed_before, "to": to_status,
+              "now": now, "cause": cause, "chain_ids": chain_ids}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_ids) -> int:
+    # Other databases (SQLite, the embedded default) serialise writing transactions.
+    due = Executor.objects.filter(status__in=from_statuses, lease_expires_at__lte=lapsed_before)
+    if chain_ids is not None:
+        due = due.filter(chain_id__in=chain_ids)
+    moved = 0
+    with transaction.atomic():
+        rows = list(due.values_list("id", "status"))
+        for start in range(0, len(rows), 500):
+            batch = rows[start:start + 500]
+            Executor.objects.filter(pk__in=[pk for pk, _ in batch], status__in=from_statuses).update(
+                status=to_status, status_changed_at=now
+            )
+            ExecutorStatusChange.objects.bulk_create(
+                ExecutorStatusChange(executor_id=pk, from_status=status, to_status=to_status,
+                                     cause=cause, created_at=now)
+                for pk, status in batch
+            )
+            moved += len(batch)
+    return moved
