@@ -12,10 +12,11 @@ PORT="${PORT:-8000}"
 .venv/bin/python manage.py setup_periodic_tasks > /dev/null
 .venv/bin/python manage.py setup_demo --base-url "http://127.0.0.1:${PORT}"
 
-.venv/bin/python manage.py run_scheduler > .cache-scheduler.log 2>&1 &
+mkdir -p .cache
+.venv/bin/python manage.py run_scheduler > .cache/scheduler.log 2>&1 &
 scheduler=$!
 trap 'kill "$scheduler" 2>/dev/null || true' EXIT INT TERM
 
-echo "==> Periodic tasks run in-process (log: .cache-scheduler.log)"
+echo "==> Periodic tasks run in-process (log: .cache/scheduler.log)"
 echo "==> Serving on http://127.0.0.1:${PORT} (Ctrl-C to stop)"
 .venv/bin/python manage.py runserver "127.0.0.1:${PORT}"
