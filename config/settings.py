@@ -162,6 +162,13 @@ EXECUTOR_SELF_PRESERVATION_MAX_SECONDS = env.positive_int(
 if not 0 < EXECUTOR_SELF_PRESERVATION_SHARE <= 1:
     raise ImproperlyConfigured("EXECUTOR_SELF_PRESERVATION_SHARE must be in (0, 1].")
 
+# RPC monitoring (the probes and the health model, registry/probes.py).
+RPC_PROBE_CONCURRENCY = env.positive_int("RPC_PROBE_CONCURRENCY", default=256)
+RPC_PROBE_FAILURES_TO_DOWN = env.positive_int("RPC_PROBE_FAILURES_TO_DOWN", default=3)
+RPC_PROBE_SUCCESSES_TO_HEALTHY = env.positive_int("RPC_PROBE_SUCCESSES_TO_HEALTHY", default=2)
+RPC_MAX_LAG_BLOCKS = env.positive_int("RPC_MAX_LAG_BLOCKS", default=5)
+RPC_PROBE_RETENTION_HOURS = env.positive_int("RPC_PROBE_RETENTION_HOURS", default=48)
+
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)

@@ -2,7 +2,14 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from executors.models import Executor, ExecutorStatusChange, SelfPreservation, TrustedAttester
+from executors.api.filters import shown_status
+from executors.models import (
+    Executor,
+    ExecutorStatus,
+    ExecutorStatusChange,
+    SelfPreservation,
+    TrustedAttester,
+)
 from executors.services import executor_deregister, executor_set_trust
 
 
@@ -11,12 +18,26 @@ class StatusChangeInline(admin.TabularInline):
     fields = ["created_at", "from_status", "to_status", "cause"]
     readonly_fields = fields
     extra = 0
-    max_num = 0
     can_delete = False
     ordering = ["-created_at", "-id"]
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).order_by("-created_at", "-id")
+    def has_add_permission(self, request, obj=None):
+        return False  # history is recorded by the service, never typed in
+
+
+class StatusFilter(admin.SimpleListFilter):
+    """By the status shown in the list, which a lapsed lease makes stale before the sweep."""
+
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return ExecutorStatus.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in ExecutorStatus.values:
+            return queryset.filter(shown_status(self.value()))
+        return queryset
 
 
 class TrustFilter(admin.SimpleListFilter):
@@ -36,15 +57,17 @@ class TrustFilter(admin.SimpleListFilter):
 class ExecutorAdmin(admin.ModelAdmin):
     list_display = ["__str__", "chain", "address", "status_now", "heartbeat_age", "lease_expires_at",
                     "trusted", "version"]
-    list_filter = ["status", TrustFilter, "chain"]
+    list_filter = [StatusFilter, TrustFilter, "chain"]
     search_fields = ["address", "name", "=id"]
     list_select_related = ["chain"]
-    readonly_fields = [
-        "id", "chain", "address", "registered_by", "status", "status_changed_at", "registered_at",
+    # All read-only: the executor writes its details at each registration (validated by the
+    # API, its endpoint URL shown masked); an administrator acts through the actions.
+    fields = [
+        "id", "chain", "address", "name", "masked_endpoint_url", "version", "capabilities",
+        "metadata", "registered_by", "status", "status_changed_at", "registered_at",
         "last_heartbeat_at", "lease_expires_at", "pending_jobs", "head_block", "trust_revoked_at",
     ]
-    fields = [*readonly_fields[:3], "name", "endpoint_url", "version", "capabilities", "metadata",
-              *readonly_fields[3:]]
+    readonly_fields = fields
     inlines = [StatusChangeInline]
     actions = ["revoke_trust", "restore_trust", "deregister"]
 
@@ -55,29 +78,42 @@ class ExecutorAdmin(admin.ModelAdmin):
     def status_now(self, executor):
         return executor.current_status()
 
+    @admin.display(description="endpoint url")
+    def masked_endpoint_url(self, executor):
+        return executor.masked_endpoint_url
+
     @admin.display(description="last heartbeat", ordering="last_heartbeat_at")
     def heartbeat_age(self, executor):
         if executor.last_heartbeat_at is None:
             return "never"
+        seconds = int((timezone.now() - executor.last_heartbeat_at).total_seconds())
+        if seconds < 60:  # leases last seconds: timesince() would say "0 minutes"
+            return f"{max(seconds, 0)} s ago"
         return f"{timesince(executor.last_heartbeat_at, timezone.now())} ago"
 
     @admin.display(boolean=True)
     def trusted(self, executor):
         return executor.is_trusted
 
-    @admin.action(description="Revoke trust (their attestations stop verifying)")
+    # Each action needs the change permission: a view-only user sees the list, not the levers.
+    # (count() after the loop reads the loop's result cache: the list's filter, status or
+    # trust, is not run again on the rows just changed.)
+
+    @admin.action(description="Revoke trust (their attestations stop verifying)",
+                  permissions=["change"])
     def revoke_trust(self, request, queryset):
         for executor in queryset:
             executor_set_trust(executor.pk, trusted=False)
         self.message_user(request, f"Revoked the trust of {queryset.count()} executor(s).")
 
-    @admin.action(description="Restore trust")
+    @admin.action(description="Restore trust", permissions=["change"])
     def restore_trust(self, request, queryset):
         for executor in queryset:
             executor_set_trust(executor.pk, trusted=True)
         self.message_user(request, f"Restored the trust of {queryset.count()} executor(s).")
 
-    @admin.action(description="Deregister (take out of service; trust is kept)")
+    @admin.action(description="Deregister (take out of service; trust is kept)",
+                  permissions=["change"])
     def deregister(self, request, queryset):
         for executor in queryset:
             executor_deregister(executor.pk)
@@ -90,6 +126,11 @@ class TrustedAttesterAdmin(admin.ModelAdmin):
     list_filter = ["chain"]
     search_fields = ["address", "note"]
     readonly_fields = ["added_by", "created_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None:  # as in the API: chain and address never change once added
+            return ["chain", "address", *self.readonly_fields]
+        return self.readonly_fields
 
     def save_model(self, request, obj, form, change):
         if not change:

@@ -40,7 +40,11 @@ class Executor(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="executors")
+    # No index of its own: unique (chain, address) leads with chain. Every heartbeat and
+    # every sweep rewrites each index of the row (lease_expires_at is indexed), so one fewer
+    # is a fifth less index work there.
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="executors",
+                              db_index=False)
     address = models.CharField(max_length=42, validators=[validate_address],
                                help_text="0x + 40 lowercase hex digits")
     name = models.CharField(max_length=100, blank=True)
@@ -112,7 +116,10 @@ class Executor(models.Model):
 class ExecutorStatusChange(models.Model):
     """One transition of an executor's status, with its cause."""
 
-    executor = models.ForeignKey(Executor, on_delete=models.CASCADE, related_name="status_changes")
+    # Indexed by executor_change_recent_idx (executor first), not twice: a sweep can write
+    # a hundred thousand of these at once.
+    executor = models.ForeignKey(Executor, on_delete=models.CASCADE, related_name="status_changes",
+                                 db_index=False)
     from_status = models.CharField(max_length=16, choices=ExecutorStatus.choices, blank=True)
     to_status = models.CharField(max_length=16, choices=ExecutorStatus.choices)
     cause = models.CharField(max_length=64)

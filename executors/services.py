@@ -43,7 +43,6 @@ def executor_register(
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive and takes no executors.",
                        code="chain_inactive")
-    now = now or timezone.now()
     details = {"name": name, "endpoint_url": endpoint_url, "version": version,
                "capabilities": capabilities or [], "metadata": metadata or {}}
     with transaction.atomic():
@@ -51,7 +50,7 @@ def executor_register(
         if executor is None:
             try:
                 with transaction.atomic():  # a concurrent first registration may win the race
-                    return _create(chain, holder, address, details, now), True
+                    return _create(chain, holder, address, details, now or timezone.now()), True
             except IntegrityError:
                 executor = Executor.objects.select_for_update().get(chain=chain, address=address)
         if executor.status == ExecutorStatus.DEREGISTERED:
@@ -59,8 +58,9 @@ def executor_register(
         _check_owner(executor, holder)
         for field, value in details.items():
             setattr(executor, field, value)
-        executor.renew_lease(now)
-        executor.transition(ExecutorStatus.HEALTHY, cause="registered", now=now)
+        at = now or timezone.now()  # under the lock, as in executor_heartbeat()
+        executor.renew_lease(at)
+        executor.transition(ExecutorStatus.HEALTHY, cause="registered", now=at)
         executor.save()
     return executor, False
 
@@ -81,18 +81,17 @@ def executor_heartbeat(
     pending_jobs: int | None = None, head_block: int | None = None, now=None,
 ) -> Heartbeat:
     """Renew an executor's lease from the server's clock, recording any change of status."""
-    now = now or timezone.now()
     target = REPORTED_STATUS[reported]
-    lease_expires_at = now + timedelta(seconds=lease_seconds())
-    progress = {"last_heartbeat_at": now, "lease_expires_at": lease_expires_at,
-                "pending_jobs": pending_jobs, "head_block": head_block}
+    reports = {"pending_jobs": pending_jobs, "head_block": head_block}
 
     # The usual heartbeat changes nothing but the lease: one conditional UPDATE. If the
     # status must change (or the sweep got there first), the locked path below records it.
+    at = now or timezone.now()
+    lease_expires_at = at + timedelta(seconds=lease_seconds())
     same_status = Executor.objects.filter(pk=executor_id, chain=chain, status=target)
     if holder.scope != KeyScope.ADMIN:
         same_status = same_status.filter(registered_by=holder.prefix)
-    if same_status.update(**progress):
+    if same_status.update(last_heartbeat_at=at, lease_expires_at=lease_expires_at, **reports):
         return Heartbeat(target, lease_expires_at)
 
     with transaction.atomic():
@@ -100,9 +99,14 @@ def executor_heartbeat(
         if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
             raise NotFound("No executor with this id on this chain: register it (again).")
         _check_owner(executor, holder)
-        for field, value in progress.items():
+        # The clock is read under the lock: concurrent heartbeats then record their
+        # transitions in the order they made them (read before, a later one could be
+        # stamped earlier than the change it followed).
+        at = now or timezone.now()
+        executor.renew_lease(at)
+        for field, value in reports.items():
             setattr(executor, field, value)
-        executor.transition(target, cause=f"heartbeat: {reported}", now=now)
+        executor.transition(target, cause=f"heartbeat: {reported}", now=at)
         executor.save()
     return Heartbeat(executor.status, executor.lease_expires_at)
 
@@ -110,10 +114,10 @@ def executor_heartbeat(
 def executor_deregister(executor_id, *, now=None) -> Executor:
     """Take an executor out of service (an administrator's decision). It keeps its trust:
     what it bound stays bound. Registering again brings it back."""
-    now = now or timezone.now()
     with transaction.atomic():
         executor = Executor.objects.select_for_update().get(pk=executor_id)
-        executor.transition(ExecutorStatus.DEREGISTERED, cause="deregistered", now=now)
+        at = now or timezone.now()  # under the lock, as in executor_heartbeat()
+        executor.transition(ExecutorStatus.DEREGISTERED, cause="deregistered", now=at)
         executor.save()
     return executor
 

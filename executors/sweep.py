@@ -1,9 +1,13 @@
 """The lease expiry sweep: healthy -> stale after the lease, stale -> offline after the grace.
 
 Each transition is one set-based statement that claims its rows with FOR UPDATE SKIP
-LOCKED, moves them, and records every change, so two sweeps at once never move a row twice,
-and a heartbeat that holds a row is simply left to finish. Self-preservation: when one sweep
-would take too large a share of a chain's executors offline, it holds back that chain.
+LOCKED, moves them, and records every change, so a row is never moved twice and a heartbeat
+that holds a row is simply left to finish. Self-preservation: when one sweep would take too
+large a share of a chain's executors offline, it holds back that chain.
+
+A sweep is one transaction, and sweeps queue for each other: counting a chain's due
+executors while another sweep's moves are uncommitted would miss them, and the move that
+follows the count would then take them offline too, past the share.
 """
 
 import logging
@@ -20,6 +24,7 @@ from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, Sel
 logger = logging.getLogger(__name__)
 LIVE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
 NOT_OFFLINE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING, ExecutorStatus.STALE)
+SWEEP_LOCK_ID = 0x5EE9  # the sweep's PostgreSQL advisory lock; no other lock uses it
 
 
 @dataclass
@@ -34,34 +39,45 @@ class SweepReport:
 
 
 def executor_leases_expire(now=None) -> SweepReport:
-    now = now or timezone.now()
     grace = timedelta(seconds=settings.EXECUTOR_GRACE_SECONDS)
     report = SweepReport()
-    report.stale = _move(LIVE, ExecutorStatus.STALE, cause="lease expired",
-                         lapsed_before=now, now=now)
-    allowed = []
-    for chain_id, due, live in _offline_candidates(now - grace):
-        if _holds_back(chain_id, due, live, now):
-            report.held_back[chain_id] = due
-        else:
-            allowed.append(chain_id)
-    if allowed:
-        report.offline = _move((ExecutorStatus.STALE,), ExecutorStatus.OFFLINE,
-                               cause="grace expired", lapsed_before=now - grace, now=now,
-                               chain_ids=allowed)
-    # Chains with nothing left to hold back are released.
-    SelfPreservation.objects.exclude(chain_id__in=report.held_back).delete()
+    with transaction.atomic():
+        _wait_for_other_sweeps()
+        # The clock is read after the wait: a queued sweep must not stamp its changes
+        # earlier than those of the sweep it waited for.
+        now = now or timezone.now()
+        report.stale = _move(LIVE, ExecutorStatus.STALE, cause="lease expired",
+                             lapsed_before=now, now=now)
+        allowed = []
+        for chain_id, due, live in _offline_candidates(now - grace):
+            if _holds_back(chain_id, due, live, now):
+                report.held_back[chain_id] = due
+            else:
+                allowed.append(chain_id)
+        if allowed:
+            report.offline = _move((ExecutorStatus.STALE,), ExecutorStatus.OFFLINE,
+                                   cause="grace expired", lapsed_before=now - grace, now=now,
+                                   chain_ids=allowed)
+        # Chains with nothing left to hold back are released.
+        SelfPreservation.objects.exclude(chain_id__in=report.held_back).delete()
     return report
+
+
+def _wait_for_other_sweeps() -> None:
+    """Until the end of the transaction, this is the only sweep (see the module's docstring).
+    SQLite needs nothing: its writing transactions already run one at a time (BEGIN
+    IMMEDIATE)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SWEEP_LOCK_ID])
 
 
 def _offline_candidates(lapsed_before):
     """(chain id, executors due to go offline, executors not offline) per chain."""
+    due = Q(status=ExecutorStatus.STALE, lease_expires_at__lte=lapsed_before)
     rows = (
         Executor.objects.filter(status__in=NOT_OFFLINE).values("chain_id")
-        .annotate(
-            due=Count("pk", filter=Q(status=ExecutorStatus.STALE, lease_expires_at__lte=lapsed_before)),
-            live=Count("pk"),
-        )
+        .annotate(due=Count("pk", filter=due), live=Count("pk"))
         .filter(due__gt=0)
     )
     return [(row["chain_id"], row["due"], row["live"]) for row in rows]
@@ -72,8 +88,11 @@ def _holds_back(chain_id: int, due: int, live: int, now) -> bool:
         return False
     if due / live <= settings.EXECUTOR_SELF_PRESERVATION_SHARE:
         return False
+    # The hold starts at the sweep's `now` (not the wall clock), so that its end is measured
+    # on the same clock as the leases.
+    counts = {"would_go_offline": due, "executors": live, "checked_at": now}
     hold, created = SelfPreservation.objects.update_or_create(
-        chain_id=chain_id, defaults={"would_go_offline": due, "executors": live, "checked_at": now},
+        chain_id=chain_id, defaults=counts, create_defaults={"since": now, **counts},
     )
     if now - hold.since >= timedelta(seconds=settings.EXECUTOR_SELF_PRESERVATION_MAX_SECONDS):
         logger.warning("Self-preservation of chain %s ended after %s: taking %d of %d executors "
@@ -126,9 +145,9 @@ def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_id
         rows = list(due.values_list("id", "status"))
         for start in range(0, len(rows), 500):
             batch = rows[start:start + 500]
-            Executor.objects.filter(pk__in=[pk for pk, _ in batch], status__in=from_statuses).update(
-                status=to_status, status_changed_at=now
-            )
+            Executor.objects.filter(
+                pk__in=[pk for pk, _ in batch], status__in=from_statuses
+            ).update(status=to_status, status_changed_at=now)
             ExecutorStatusChange.objects.bulk_create(
                 ExecutorStatusChange(executor_id=pk, from_status=status, to_status=to_status,
                                      cause=cause, created_at=now)

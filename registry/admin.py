@@ -159,7 +159,8 @@ class RpcEndpointAdmin(admin.ModelAdmin):
     list_filter = ["status", "provider", "monitoring_enabled", "chain"]
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
-                       "last_checked_at", "last_error", "created_at", "updated_at"]
+                       "consecutive_successes", "observed_chain_id", "syncing", "last_checked_at",
+                       "last_error", "created_at", "updated_at"]
     list_select_related = ["chain"]
 
     def get_queryset(self, request):

@@ -33,3 +33,16 @@ def mask_url(url: str) -> str:
     ) if parts.query else ""
     # The fragment is never sent to the server; dropped, since it could hold anything.
     return urlunsplit((parts.scheme, netloc, path, query, ""))
+
+
+_URL_IN_TEXT = re.compile(r"(?:https?|wss?)://[^\s'\"<>)]+", re.IGNORECASE)
+_PATH_SEGMENT_IN_TEXT = re.compile(r"(?<=/)[A-Za-z0-9_-]{16,}")
+
+
+def mask_text(text: str) -> str:
+    """Mask the URLs in free text (an exception message, a log line), and key-like path
+    segments left without their URL ("Max retries exceeded with url: /v2/<key>")."""
+    text = _URL_IN_TEXT.sub(lambda match: mask_url(match.group(0)), text)
+    return _PATH_SEGMENT_IN_TEXT.sub(
+        lambda m: MASK if _SECRET_SEGMENT.fullmatch(m.group(0)) else m.group(0), text
+    )

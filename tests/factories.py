@@ -1,4 +1,8 @@
+from datetime import timedelta
+
 import factory
+from django.conf import settings
+from django.utils import timezone
 
 from registry.models import (
     Category,
@@ -93,3 +97,30 @@ class ProviderHealthFactory(factory.django.DjangoModelFactory):
     provider = "local"
     status = "down"
     reason = "test"
+
+
+class ExecutorFactory(factory.django.DjangoModelFactory):
+    """A healthy executor with a fresh lease, registered by key `registered_by`."""
+
+    class Meta:
+        model = "executors.Executor"
+
+    chain = factory.SubFactory(ChainFactory)
+    address = factory.Sequence(lambda n: "0x" + f"{0xE0000 + n:040x}")
+    name = factory.Sequence(lambda n: f"executor-{n}")
+    registered_by = "crk_000000000000"
+    status = "healthy"
+    last_heartbeat_at = factory.LazyFunction(timezone.now)
+    lease_expires_at = factory.LazyAttribute(
+        lambda o: (o.last_heartbeat_at or timezone.now())
+        + timedelta(seconds=settings.EXECUTOR_LEASE_SECONDS)
+    )
+
+
+class TrustedAttesterFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "executors.TrustedAttester"
+
+    chain = factory.SubFactory(ChainFactory)
+    address = factory.Sequence(lambda n: "0x" + f"{0xA0000 + n:040x}")
+    note = "trusted for tests"

@@ -242,3 +242,14 @@ def test_a_wrong_type_is_reported_together_with_the_other_fields_problems(admin)
     assert attrs["chainId"] == "min_value"
     assert attrs["shortName"] == "invalid"
     assert attrs["name"] == "required"
+
+
+@pytest.mark.parametrize("raw", [
+    '{"name": "a\\u0000b"}',  # NUL: PostgreSQL text and jsonb refuse it
+    '{"name": "\\ud800"}',  # a lone surrogate is not UTF-8
+    '{"confirmations": 1e400}',  # reads as infinity
+    '{"a\\u0000": 1}',
+])
+def test_json_no_database_can_store_is_a_400_parse_error_not_a_crash(admin, raw):
+    response = admin.generic("POST", "/v1/admin/chains", raw, content_type="application/json")
+    assert_problem(response, 400, "parse_error")

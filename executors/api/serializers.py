@@ -18,6 +18,7 @@ from registry.fields import AddressField
 
 MAX_CAPABILITIES = 32
 MAX_METADATA_BYTES = 4096
+RECENT_CHANGES = 20
 _CAPABILITY = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
 
 
@@ -44,8 +45,12 @@ class RegisterSerializer(StrictSerializer):
         return values
 
     def validate_metadata(self, value):
-        if len(json.dumps(value, separators=(",", ":"))) > MAX_METADATA_BYTES:
-            raise serializers.ValidationError(f"Metadata is at most {MAX_METADATA_BYTES} bytes of JSON.")
+        # Bytes of UTF-8, as sent: ensure_ascii would count an "é" as six. (The parser has
+        # already refused what no database stores: NUL, lone surrogates, 1e400.)
+        size = len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+        if size > MAX_METADATA_BYTES:
+            raise serializers.ValidationError(
+                f"Metadata is at most {MAX_METADATA_BYTES} bytes of JSON.")
         return value
 
 
@@ -105,7 +110,9 @@ class ExecutorDetailSerializer(ExecutorSerializer):
 
     @extend_schema_field(StatusChangeSerializer(many=True))
     def get_recent_status_changes(self, executor):
-        return StatusChangeSerializer(executor.status_changes.all()[:20], many=True).data
+        # A query with a LIMIT, not a prefetch: a flapping executor has thousands of changes.
+        recent = executor.status_changes.order_by("-created_at", "-id")[:RECENT_CHANGES]
+        return StatusChangeSerializer(recent, many=True).data
 
 
 class ExecutorTrustSerializer(StrictSerializer):

@@ -1,4 +1,3 @@
-from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -7,7 +6,7 @@ from rest_framework.response import Response
 
 from executors import services
 from executors.api import filters, serializers
-from executors.models import Executor, ExecutorStatusChange, TrustedAttester, heartbeat_interval_seconds
+from executors.models import Executor, TrustedAttester, heartbeat_interval_seconds
 from registry.api.views import AdminViewSet
 from registry.authentication import BearerKeyAuthentication
 from registry.models import Chain
@@ -74,12 +73,6 @@ class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
 
     def get_serializer_class(self):
         return serializers.ExecutorDetailSerializer if self.detail else serializers.ExecutorSerializer
-
-    def get_queryset(self):
-        if self.detail:
-            recent = ExecutorStatusChange.objects.order_by("-created_at", "-id")
-            return Executor.objects.prefetch_related(Prefetch("status_changes", queryset=recent))
-        return Executor.objects.all()
 
     @extend_schema(request=serializers.ExecutorTrustSerializer,
                    responses=serializers.ExecutorDetailSerializer)

@@ -1,7 +1,7 @@
 from registry.models.api_keys import ApiKey, KeyScope
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
-from registry.models.rpc import ProviderHealth, RpcEndpoint
+from registry.models.rpc import ProviderHealth, RpcEndpoint, RpcProbe
 
 __all__ = [
     "ApiKey",
@@ -13,4 +13,5 @@ __all__ = [
     "KeyScope",
     "ProviderHealth",
     "RpcEndpoint",
+    "RpcProbe",
 ]

@@ -59,6 +59,11 @@ class RpcEndpoint(models.Model):
     head_block = models.PositiveBigIntegerField(null=True, blank=True)
     lag_blocks = models.PositiveBigIntegerField(null=True, blank=True)
     consecutive_failures = models.PositiveIntegerField(default=0)
+    consecutive_successes = models.PositiveIntegerField(default=0)
+    observed_chain_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The chain id the endpoint last answered."
+    )
+    syncing = models.BooleanField(default=False, help_text="eth_syncing said it is catching up.")
     last_checked_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
 
@@ -94,6 +99,36 @@ class RpcEndpoint(models.Model):
     @property
     def effective_status(self) -> str:
         return self.active_override() or self.status
+
+    @property
+    def answers_for_its_chain(self) -> bool:
+        """False while it last answered another chain's id: out of rotation until right."""
+        return self.observed_chain_id is None or self.observed_chain_id == self.chain_id
+
+
+class RpcProbe(models.Model):
+    """One probe of an endpoint: the history behind its status and uptime figures.
+
+    Kept for RPC_PROBE_RETENTION_HOURS; the probe task deletes older rows.
+    """
+
+    endpoint = models.ForeignKey(RpcEndpoint, on_delete=models.CASCADE, related_name="probes")
+    checked_at = models.DateTimeField(default=timezone.now)
+    ok = models.BooleanField()
+    latency_ms = models.FloatField(null=True, blank=True)
+    head_block = models.PositiveBigIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+        verbose_name = "RPC probe"
+        indexes = [
+            models.Index(fields=["endpoint", "-checked_at"], name="rpc_probe_recent_idx"),
+            models.Index(fields=["checked_at"], name="rpc_probe_retention_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.endpoint_id} {'ok' if self.ok else 'failed'} at {self.checked_at:%H:%M:%S}"
 
 
 class ProviderHealth(models.Model):

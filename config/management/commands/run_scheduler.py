@@ -23,13 +23,16 @@ class Command(BaseCommand):
 
     def handle(self, *args, once: bool, **options):
         app.loader.import_default_modules()  # the apps' tasks modules, as a worker would
+        if once:
+            self.run_due(timezone.now())
+            return
+        # Only the loop takes over the signals: --once (also called from tests and scripts)
+        # leaves the caller's handlers alone.
         self.stopping = False
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
-        while True:
+        while not self.stopping:
             self.run_due(timezone.now())
-            if once or self.stopping:
-                return
             time.sleep(1)
 
     def _stop(self, *_):

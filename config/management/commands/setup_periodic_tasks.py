@@ -16,7 +16,10 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, reset: bool, **options):
         for name, spec in PERIODIC_TASKS.items():
-            interval, _ = IntervalSchedule.objects.get_or_create(
+            # Not get_or_create: nothing makes intervals unique, and the admin can add twins.
+            interval = IntervalSchedule.objects.filter(
+                every=spec["every"], period=IntervalSchedule.SECONDS
+            ).order_by("pk").first() or IntervalSchedule.objects.create(
                 every=spec["every"], period=IntervalSchedule.SECONDS
             )
             task, created = PeriodicTask.objects.get_or_create(
@@ -30,4 +33,6 @@ class Command(BaseCommand):
                 task.save()
                 self.stdout.write(f"reset    {name}: {spec['task']} every {spec['every']}s")
             else:
-                self.stdout.write(f"kept     {name}: {task.task} ({task.schedule})")
+                # The schedule model reads as "every 45 seconds" (Celery's repr does not).
+                state = "" if task.enabled else ", disabled"
+                self.stdout.write(f"kept     {name}: {task.task} ({task.scheduler}{state})")

@@ -1,0 +1,229 @@
+"""RPC endpoint probes and the health model they feed.
+
+A probe asks eth_chainId (a wrong chain id marks the endpoint down at once and keeps it out
+of rotation until it answers right), eth_blockNumber and eth_syncing, with the endpoint's
+own short timeout and no retries. All due endpoints are probed concurrently, so a cycle
+takes about one timeout whatever their number. Status moves with hysteresis: a failure makes
+a healthy endpoint degraded, RPC_PROBE_FAILURES_TO_DOWN in a row make it down, and a down
+endpoint needs RPC_PROBE_SUCCESSES_TO_HEALTHY successes in a row to come back. Lagging more
+than RPC_MAX_LAG_BLOCKS behind the chain's best endpoint, or syncing, is degraded.
+"""
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+import aiohttp
+import websockets
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from registry.masking import mask_text
+from registry.models import RpcEndpoint, RpcProbe
+from registry.models.rpc import ProbeStatus
+
+LATENCY_SMOOTHING = 0.3  # weight of the newest sample in the latency average (EWMA)
+LOCK_NAME = "lock:probe-rpcs"
+
+
+@dataclass
+class ProbeResult:
+    endpoint_id: int
+    ok: bool
+    chain_id: int | None = None
+    head_block: int | None = None
+    syncing: bool = False
+    latency_ms: float | None = None
+    error: str = ""
+
+
+class RpcError(Exception):
+    pass
+
+
+async def _call_http(session: aiohttp.ClientSession, url: str, method: str):
+    payload = {"jsonrpc": "2.0", "id": 1, "method": method, "params": []}
+    async with session.post(url, json=payload) as response:
+        if response.status != 200:
+            raise RpcError(f"HTTP {response.status} for {method}")
+        body = await response.json(content_type=None)
+    return _result(body, method)
+
+
+def _result(body, method: str):
+    if not isinstance(body, dict) or ("result" not in body and "error" not in body):
+        raise RpcError(f"{method} answered something that is not JSON-RPC")
+    if "error" in body:
+        message = body["error"].get("message", "") if isinstance(body["error"], dict) else ""
+        raise RpcError(f"{method} failed: {message[:200]}")
+    return body["result"]
+
+
+async def _probe(endpoint: RpcEndpoint, session: aiohttp.ClientSession) -> ProbeResult:
+    if endpoint.url.lower().startswith(("ws://", "wss://")):
+        async with websockets.connect(endpoint.url, open_timeout=None, close_timeout=0.5) as ws:
+            async def call(method):
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": []}))
+                return _result(json.loads(await ws.recv()), method)
+            return await _ask(endpoint, call)
+    return await _ask(endpoint, lambda method: _call_http(session, endpoint.url, method))
+
+
+async def _ask(endpoint: RpcEndpoint, call) -> ProbeResult:
+    chain_id = int(await call("eth_chainId"), 16)
+    started = time.perf_counter()
+    head = int(await call("eth_blockNumber"), 16)
+    latency_ms = (time.perf_counter() - started) * 1000
+    try:
+        syncing = bool(await call("eth_syncing"))
+    except RpcError:  # not every provider answers eth_syncing
+        syncing = False
+    return ProbeResult(endpoint.pk, True, chain_id, head, syncing, latency_ms)
+
+
+async def _probe_with_deadline(endpoint, session, limit: asyncio.Semaphore) -> ProbeResult:
+    timeout = endpoint.probe_timeout_ms / 1000
+    async with limit:
+        try:
+            return await asyncio.wait_for(_probe(endpoint, session), timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            return ProbeResult(endpoint.pk, False, error=f"timed out after {endpoint.probe_timeout_ms} ms")
+        except (RpcError, ValueError, TypeError) as exc:
+            return ProbeResult(endpoint.pk, False, error=mask_text(str(exc)))
+        except (aiohttp.ClientError, OSError, websockets.WebSocketException) as exc:
+            return ProbeResult(endpoint.pk, False,
+                               error=f"connection failed: {mask_text(str(exc)) or type(exc).__name__}")
+
+
+async def _probe_all(endpoints) -> list[ProbeResult]:
+    limit = asyncio.Semaphore(settings.RPC_PROBE_CONCURRENCY)
+    connector = aiohttp.TCPConnector(limit=settings.RPC_PROBE_CONCURRENCY, force_close=True)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        return await asyncio.gather(*(_probe_with_deadline(e, session, limit) for e in endpoints))
+
+
+def probe_endpoints(endpoints: list[RpcEndpoint]) -> list[ProbeResult]:
+    """Probe `endpoints` concurrently (network only; nothing is written)."""
+    return asyncio.run(_probe_all(endpoints)) if endpoints else []
+
+
+def next_status(endpoint: RpcEndpoint, result: ProbeResult, lagging: bool) -> str:
+    """The status after this probe; the endpoint's counters are already updated."""
+    if not result.ok:
+        if endpoint.consecutive_failures >= settings.RPC_PROBE_FAILURES_TO_DOWN:
+            return ProbeStatus.DOWN
+        if endpoint.status == ProbeStatus.HEALTHY:
+            return ProbeStatus.DEGRADED
+        return endpoint.status
+    if not endpoint.answers_for_its_chain:
+        return ProbeStatus.DOWN
+    recovering = endpoint.status == ProbeStatus.DOWN
+    if recovering and endpoint.consecutive_successes < settings.RPC_PROBE_SUCCESSES_TO_HEALTHY:
+        return ProbeStatus.DOWN
+    return ProbeStatus.DEGRADED if (lagging or result.syncing) else ProbeStatus.HEALTHY
+
+
+def apply_results(results: list[ProbeResult], now=None) -> list[RpcEndpoint]:
+    """Fold probe results into the endpoints' health and history."""
+    now = now or timezone.now()
+    endpoints = RpcEndpoint.objects.in_bulk([r.endpoint_id for r in results])
+    updated = []
+    for result in results:
+        endpoint = endpoints.get(result.endpoint_id)
+        if endpoint is None:  # deleted while being probed
+            continue
+        _count(endpoint, result)
+        endpoint.last_checked_at = now
+        updated.append((endpoint, result))
+
+    best = _best_heads({e.chain_id for e, _ in updated}, [e for e, _ in updated])
+    for endpoint, result in updated:
+        if result.ok and endpoint.answers_for_its_chain and endpoint.head_block is not None:
+            endpoint.lag_blocks = max(0, best.get(endpoint.chain_id, 0) - endpoint.head_block)
+        lagging = (endpoint.lag_blocks or 0) > settings.RPC_MAX_LAG_BLOCKS
+        endpoint.status = next_status(endpoint, result, lagging)
+
+    fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
+              "consecutive_successes", "observed_chain_id", "syncing", "last_checked_at",
+              "last_error"]
+    with transaction.atomic():
+        RpcEndpoint.objects.bulk_update([e for e, _ in updated], fields, batch_size=500)
+        RpcProbe.objects.bulk_create(
+            [RpcProbe(endpoint=e, checked_at=now, ok=r.ok and e.answers_for_its_chain,
+                      latency_ms=r.latency_ms, head_block=r.head_block, error=e.last_error if not
+                      (r.ok and e.answers_for_its_chain) else "")
+             for e, r in updated],
+            batch_size=1000,
+        )
+        RpcProbe.objects.filter(
+            checked_at__lt=now - timedelta(hours=settings.RPC_PROBE_RETENTION_HOURS)
+        ).delete()
+    return [e for e, _ in updated]
+
+
+def _count(endpoint: RpcEndpoint, result: ProbeResult) -> None:
+    if result.ok:
+        endpoint.observed_chain_id = result.chain_id
+    if result.ok and endpoint.answers_for_its_chain:
+        endpoint.consecutive_successes += 1
+        endpoint.consecutive_failures = 0
+        endpoint.head_block, endpoint.syncing = result.head_block, result.syncing
+        previous = endpoint.latency_ms
+        endpoint.latency_ms = round(result.latency_ms if previous is None else
+                                    LATENCY_SMOOTHING * result.latency_ms
+                                    + (1 - LATENCY_SMOOTHING) * previous, 2)
+        return
+    endpoint.consecutive_failures += 1
+    endpoint.consecutive_successes = 0
+    if result.ok:  # it answered, for another chain
+        endpoint.last_error = (f"Answers chain id {result.chain_id}, but is registered for "
+                               f"chain id {endpoint.chain_id}.")
+    else:
+        endpoint.last_error = result.error[:500]
+
+
+def _best_heads(chain_ids, fresh: list[RpcEndpoint]) -> dict[int, int]:
+    """The highest head block per chain: this cycle's answers and other recent ones."""
+    recent = timezone.now() - timedelta(minutes=5)
+    best = dict(
+        RpcEndpoint.objects.filter(chain_id__in=chain_ids, last_checked_at__gte=recent)
+        .exclude(pk__in=[e.pk for e in fresh])
+        .filter(Q(observed_chain_id__isnull=True) | Q(observed_chain_id=models_chain_id()))
+        .values("chain_id").annotate(best=Max("head_block")).values_list("chain_id", "best")
+    )
+    for endpoint in fresh:
+        if endpoint.answers_for_its_chain and endpoint.head_block is not None \
+                and endpoint.consecutive_failures == 0:
+            best[endpoint.chain_id] = max(best.get(endpoint.chain_id) or 0, endpoint.head_block)
+    return best
+
+
+def models_chain_id():
+    from django.db.models import F
+
+    return F("chain_id")
+
+
+def probe_rpcs(*, due_only: bool = True, chain=None, now=None) -> dict:
+    """One probe cycle; returns counts by status. Skipped while another cycle runs."""
+    now = now or timezone.now()
+    if not cache.add(LOCK_NAME, True, timeout=300):
+        return {"skipped": "another probe cycle is running"}
+    try:
+        endpoints = RpcEndpoint.objects.filter(monitoring_enabled=True)
+        if chain is not None:
+            endpoints = endpoints.filter(chain=chain)
+        endpoints = [e for e in endpoints if not due_only or e.is_probe_due(now)]
+        results = probe_endpoints(endpoints)
+        updated = apply_results(results, now)
+    finally:
+        cache.delete(LOCK_NAME)
+    counts: dict[str, int] = {}
+    for endpoint in updated:
+        counts[endpoint.status] = counts.get(endpoint.status, 0) + 1
+    return {"probed": len(updated), **counts}

@@ -1,0 +1,148 @@
+"""Periodic work (SPEC section 8): the default django-celery-beat schedules, which operators
+change in the admin, and the in-process scheduler of the embedded default."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+from config.schedules import PERIODIC_TASKS
+from executors.models import ExecutorStatus
+from tests.factories import ExecutorFactory
+
+pytestmark = pytest.mark.django_db
+
+EXPIRY = next(name for name, spec in PERIODIC_TASKS.items()
+              if spec["task"] == "executors.expire_leases")
+DEFAULT_EVERY = PERIODIC_TASKS[EXPIRY]["every"]
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=out)
+    return out.getvalue()
+
+
+def every(seconds: int) -> IntervalSchedule:
+    return IntervalSchedule.objects.get_or_create(every=seconds, period=IntervalSchedule.SECONDS)[0]
+
+
+def expiry_task() -> PeriodicTask:
+    return PeriodicTask.objects.select_related("interval").get(name=EXPIRY)
+
+
+# setup_periodic_tasks ----------------------------------------------------------------------
+
+
+def test_setup_periodic_tasks_creates_each_default_task_once():
+    first = run("setup_periodic_tasks")
+    second = run("setup_periodic_tasks")
+
+    assert f"created  {EXPIRY}: executors.expire_leases every {DEFAULT_EVERY}s" in first
+    assert f"kept     {EXPIRY}" in second
+    assert PeriodicTask.objects.filter(task="executors.expire_leases").count() == 1
+    task = expiry_task()
+    assert (task.interval.every, task.interval.period) == (DEFAULT_EVERY, "seconds")
+    assert task.enabled
+    assert PeriodicTask.objects.count() == len(PERIODIC_TASKS)
+
+
+def test_setup_periodic_tasks_keeps_the_interval_an_operator_changed():
+    run("setup_periodic_tasks")
+    task = expiry_task()
+    task.interval = every(45)  # what an operator does in the admin
+    task.save()
+
+    out = run("setup_periodic_tasks")
+
+    assert "kept" in out and "every 45 seconds" in out
+    assert expiry_task().interval.every == 45
+
+
+def test_setup_periodic_tasks_reset_restores_the_default_and_enables_it():
+    run("setup_periodic_tasks")
+    task = expiry_task()
+    task.interval, task.enabled = every(45), False
+    task.save()
+
+    out = run("setup_periodic_tasks", "--reset")
+
+    assert f"reset    {EXPIRY}: executors.expire_leases every {DEFAULT_EVERY}s" in out
+    task = expiry_task()
+    assert (task.interval.every, task.enabled) == (DEFAULT_EVERY, True)
+
+
+def test_setup_periodic_tasks_copes_with_twin_intervals_made_in_the_admin():
+    IntervalSchedule.objects.create(every=DEFAULT_EVERY, period=IntervalSchedule.SECONDS)
+    IntervalSchedule.objects.create(every=DEFAULT_EVERY, period=IntervalSchedule.SECONDS)
+
+    assert "created" in run("setup_periodic_tasks")
+    assert "reset" in run("setup_periodic_tasks", "--reset")
+    assert expiry_task().interval.every == DEFAULT_EVERY
+
+
+# run_scheduler ------------------------------------------------------------------------------
+
+
+def lapsed_executor():
+    return ExecutorFactory(lease_expires_at=timezone.now() - timedelta(seconds=1))
+
+
+def status_of(executor) -> str:
+    executor.refresh_from_db()
+    return executor.status
+
+
+def test_run_scheduler_once_runs_a_due_task():
+    run("setup_periodic_tasks")
+    executor = lapsed_executor()
+
+    out = run("run_scheduler", "--once")
+
+    assert f"{EXPIRY}: {{'stale': 1, 'offline': 0, 'heldBack': {{}}}}" in out
+    assert status_of(executor) == ExecutorStatus.STALE
+    task = expiry_task()
+    assert task.total_run_count == 1
+    assert timezone.now() - task.last_run_at < timedelta(seconds=10)
+
+
+def test_run_scheduler_once_skips_a_task_that_is_not_due_yet():
+    run("setup_periodic_tasks")
+    just_now = timezone.now() - timedelta(seconds=1)
+    PeriodicTask.objects.filter(name=EXPIRY).update(last_run_at=just_now)
+    executor = lapsed_executor()
+
+    out = run("run_scheduler", "--once")
+
+    assert out == ""
+    assert status_of(executor) == ExecutorStatus.HEALTHY
+    assert expiry_task().total_run_count == 0
+
+
+def test_run_scheduler_once_runs_a_task_again_once_its_interval_has_passed():
+    run("setup_periodic_tasks")
+    PeriodicTask.objects.filter(name=EXPIRY).update(
+        last_run_at=timezone.now() - timedelta(seconds=DEFAULT_EVERY))
+    executor = lapsed_executor()
+
+    run("run_scheduler", "--once")
+
+    assert status_of(executor) == ExecutorStatus.STALE
+
+
+def test_run_scheduler_skips_disabled_tasks():
+    run("setup_periodic_tasks")
+    PeriodicTask.objects.filter(name=EXPIRY).update(enabled=False)
+    executor = lapsed_executor()
+
+    assert run("run_scheduler", "--once") == ""
+    assert status_of(executor) == ExecutorStatus.HEALTHY
+
+
+def test_run_scheduler_names_a_task_it_does_not_know():
+    PeriodicTask.objects.create(name="Typo", task="executors.no_such_task", interval=every(10))
+
+    assert "Typo: no task named executors.no_such_task" in run("run_scheduler", "--once")
