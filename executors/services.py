@@ -77,10 +77,14 @@ def _create(chain, holder, address, details, now) -> Executor:
 
 
 def executor_heartbeat(
-    *, chain: Chain, holder: KeyHolder, executor_id, reported: str,
+    *, chain_ref: str, holder: KeyHolder, executor_id, reported: str,
     pending_jobs: int | None = None, head_block: int | None = None, now=None,
 ) -> Heartbeat:
-    """Renew an executor's lease from the server's clock, recording any change of status."""
+    """Renew an executor's lease from the server's clock, recording any change of status.
+
+    `chain_ref` is the chain id or short name of the path; the usual heartbeat matches it
+    inside its one UPDATE instead of reading the chain first.
+    """
     target = REPORTED_STATUS[reported]
     reports = {"pending_jobs": pending_jobs, "head_block": head_block}
 
@@ -88,12 +92,18 @@ def executor_heartbeat(
     # status must change (or the sweep got there first), the locked path below records it.
     at = now or timezone.now()
     lease_expires_at = at + timedelta(seconds=lease_seconds())
-    same_status = Executor.objects.filter(pk=executor_id, chain=chain, status=target)
+    same_status = Executor.objects.filter(
+        pk=executor_id, chain_id=Chain.objects.id_for_ref(chain_ref), status=target
+    )
     if holder.scope != KeyScope.ADMIN:
         same_status = same_status.filter(registered_by=holder.prefix)
     if same_status.update(last_heartbeat_at=at, lease_expires_at=lease_expires_at, **reports):
         return Heartbeat(target, lease_expires_at)
 
+    try:
+        chain = Chain.objects.by_ref(chain_ref)
+    except Chain.DoesNotExist:
+        raise NotFound(f"No chain {chain_ref!r} is registered.") from None
     with transaction.atomic():
         executor = Executor.objects.select_for_update().filter(pk=executor_id, chain=chain).first()
         if executor is None or executor.status == ExecutorStatus.DEREGISTERED:

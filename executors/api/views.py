@@ -52,7 +52,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         beat = services.executor_heartbeat(
-            chain=self.chain(), holder=request.auth, executor_id=data["executor_id"],
+            chain_ref=self.kwargs["chain"], holder=request.auth, executor_id=data["executor_id"],
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
             head_block=data.get("head_block"),
         )

@@ -357,7 +357,7 @@ def test_the_hold_is_released_once_the_executors_come_back(path):
     holder = KeyHolder(KeyScope.ADMIN, "test", "test")
     later = NOW + timedelta(seconds=5)
     for executor in stale[:4]:
-        executor_heartbeat(chain=chain, holder=holder, executor_id=executor.pk, reported="ok",
+        executor_heartbeat(chain_ref=str(chain.chain_id), holder=holder, executor_id=executor.pk, reported="ok",
                            now=later)
 
     report = sweep.executor_leases_expire(later)
