@@ -6,4 +6,7 @@ operators change them in the Django admin; later runs keep what operators change
 
 PERIODIC_TASKS = {
     "Expire executor leases": {"task": "executors.expire_leases", "every": 10},
+    # Each endpoint has its own interval (monitoring.intervalSeconds); this is how often
+    # the task looks for endpoints that are due.
+    "Probe RPC endpoints": {"task": "registry.probe_rpcs", "every": 5},
 }

@@ -20,7 +20,7 @@ import websockets
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from registry.masking import mask_text
@@ -193,7 +193,7 @@ def _best_heads(chain_ids, fresh: list[RpcEndpoint]) -> dict[int, int]:
     best = dict(
         RpcEndpoint.objects.filter(chain_id__in=chain_ids, last_checked_at__gte=recent)
         .exclude(pk__in=[e.pk for e in fresh])
-        .filter(Q(observed_chain_id__isnull=True) | Q(observed_chain_id=models_chain_id()))
+        .filter(Q(observed_chain_id__isnull=True) | Q(observed_chain_id=F("chain_id")))
         .values("chain_id").annotate(best=Max("head_block")).values_list("chain_id", "best")
     )
     for endpoint in fresh:
@@ -201,12 +201,6 @@ def _best_heads(chain_ids, fresh: list[RpcEndpoint]) -> dict[int, int]:
                 and endpoint.consecutive_failures == 0:
             best[endpoint.chain_id] = max(best.get(endpoint.chain_id) or 0, endpoint.head_block)
     return best
-
-
-def models_chain_id():
-    from django.db.models import F
-
-    return F("chain_id")
 
 
 def probe_rpcs(*, due_only: bool = True, chain=None, now=None) -> dict:
@@ -225,5 +219,5 @@ def probe_rpcs(*, due_only: bool = True, chain=None, now=None) -> dict:
         cache.delete(LOCK_NAME)
     counts: dict[str, int] = {}
     for endpoint in updated:
-        counts[endpoint.status] = counts.get(endpoint.status, 0) + 1
+        counts[str(endpoint.status)] = counts.get(str(endpoint.status), 0) + 1
     return {"probed": len(updated), **counts}

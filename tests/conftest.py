@@ -81,6 +81,28 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture
+def anvil_factory():
+    """Start real anvil nodes (`anvil_factory(chain_id=...)`); all are stopped afterwards.
+    Mandatory in CI; skipped elsewhere when the binary is absent (scripts/chain_tools.sh)."""
+    from tests.anvil import ANVIL, Anvil
+
+    if not ANVIL.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"anvil is not installed at {ANVIL}, and CI requires it.")
+        pytest.skip("anvil is not installed (run scripts/chain_tools.sh).")
+    nodes = []
+
+    def start(chain_id: int = 31337, port: int | None = None) -> Anvil:
+        node = Anvil(chain_id, port).start()
+        nodes.append(node)
+        return node
+
+    yield start
+    for node in nodes:
+        node.stop()
+
+
 def assert_problem(response, status: int, code: str | None = None) -> dict:
     """The response is an RFC 9457 problem document with this status (and code)."""
     assert response.status_code == status, response.content

@@ -227,6 +227,13 @@ class OverrideSerializer(serializers.Serializer):
     reported_at = serializers.DateTimeField()
 
 
+class UptimeSerializer(serializers.Serializer):
+    def get_fields(self):
+        # "1h" and "24h" are not identifiers: declared here rather than as attributes.
+        return {"1h": serializers.FloatField(allow_null=True),
+                "24h": serializers.FloatField(allow_null=True)}
+
+
 class RpcEndpointSerializer(StrictModelSerializer):
     chain_id = ChainRefField(source="chain")
     url = RpcUrlField()
@@ -234,17 +241,19 @@ class RpcEndpointSerializer(StrictModelSerializer):
     status = serializers.CharField(source="effective_status", read_only=True)
     probe_status = serializers.CharField(source="status", read_only=True)
     override = serializers.SerializerMethodField()
+    uptime = serializers.SerializerMethodField()
 
     class Meta:
         model = RpcEndpoint
         fields = [
             "id", "chain_id", "url", "provider", "priority", "monitoring", "status",
-            "probe_status", "override", "latency_ms", "head_block", "lag_blocks",
-            "consecutive_failures", "last_checked_at", "last_error", "created_at", "updated_at",
+            "probe_status", "override", "latency_ms", "head_block", "lag_blocks", "syncing",
+            "observed_chain_id", "consecutive_failures", "consecutive_successes",
+            "last_checked_at", "last_error", "uptime", "created_at", "updated_at",
         ]
         read_only_fields = [
-            "latency_ms", "head_block", "lag_blocks", "consecutive_failures", "last_checked_at",
-            "last_error",
+            "latency_ms", "head_block", "lag_blocks", "syncing", "observed_chain_id",
+            "consecutive_failures", "consecutive_successes", "last_checked_at", "last_error",
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {"priority": {"max_value": 1_000_000}}
@@ -276,6 +285,11 @@ class RpcEndpointSerializer(StrictModelSerializer):
                                                  code="unique")]}
             )
         return attrs
+
+    @extend_schema_field(UptimeSerializer)
+    def get_uptime(self, endpoint):
+        # Shares of successful probes (0..1), null without probes in the window.
+        return {"1h": getattr(endpoint, "uptime_1h", None), "24h": getattr(endpoint, "uptime_24h", None)}
 
     @extend_schema_field(OverrideSerializer(allow_null=True))
     def get_override(self, endpoint):

@@ -94,17 +94,17 @@ class DeploymentViewSet(AdminViewSet):
 class RpcEndpointViewSet(AdminViewSet):
     """RPC endpoints of chains, with what the probes measured; URLs are shown masked."""
 
-    queryset = RpcEndpoint.objects.with_override()
+    queryset = RpcEndpoint.objects.with_health()
     serializer_class = serializers.RpcEndpointSerializer
     filterset_class = filters.RpcEndpointFilter
     lookup_value_regex = "[0-9]+"
 
     # Re-read after a write so that the response carries the override annotations.
     def perform_create(self, serializer):
-        serializer.instance = RpcEndpoint.objects.with_override().get(pk=serializer.save().pk)
+        serializer.instance = RpcEndpoint.objects.with_health().get(pk=serializer.save().pk)
 
     def perform_update(self, serializer):
-        serializer.instance = RpcEndpoint.objects.with_override().get(pk=serializer.save().pk)
+        serializer.instance = RpcEndpoint.objects.with_health().get(pk=serializer.save().pk)
 
     def get_success_headers(self, data):
         # DRF would put the `url` field (the RPC URL itself) in Location: point at the record.

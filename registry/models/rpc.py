@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django.db import models
 from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Now
@@ -22,6 +24,10 @@ class OverrideStatus(models.TextChoices):
 
 
 class RpcEndpointQuerySet(models.QuerySet):
+    def with_health(self):
+        """The override in force and the uptime figures, for showing endpoints."""
+        return self.with_override().annotate(**uptime_annotations())
+
     def with_override(self):
         """Annotate the provider-health override in force, if any (one query, no N+1).
 
@@ -40,6 +46,23 @@ class RpcEndpointQuerySet(models.QuerySet):
             override_until=Subquery(latest.values("until")[:1]),
             override_reported_at=Subquery(latest.values("created_at")[:1]),
         )
+
+
+def uptime_annotations(now=None) -> dict:
+    """Share of successful probes over the last hour and day (None without probes)."""
+    now = now or timezone.now()
+    figures = {}
+    for name, hours in (("uptime_1h", 1), ("uptime_24h", 24)):
+        window = RpcProbe.objects.filter(endpoint=OuterRef("pk"),
+                                         checked_at__gte=now - timedelta(hours=hours))
+        figures[name] = Subquery(
+            window.values("endpoint").annotate(
+                share=models.Avg(models.Case(models.When(ok=True, then=1.0), default=0.0,
+                                             output_field=models.FloatField()))
+            ).values("share")[:1],
+            output_field=models.FloatField(),
+        )
+    return figures
 
 
 class RpcEndpoint(models.Model):
@@ -99,6 +122,11 @@ class RpcEndpoint(models.Model):
     @property
     def effective_status(self) -> str:
         return self.active_override() or self.status
+
+    def is_probe_due(self, now) -> bool:
+        if self.last_checked_at is None:
+            return True
+        return (now - self.last_checked_at).total_seconds() >= self.probe_interval_seconds
 
     @property
     def answers_for_its_chain(self) -> bool:
