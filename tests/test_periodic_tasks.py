@@ -117,7 +117,7 @@ def test_run_scheduler_once_skips_a_task_that_is_not_due_yet():
 
     out = run("run_scheduler", "--once")
 
-    assert out == ""
+    assert EXPIRY not in out  # (other tasks, due, may have run)
     assert status_of(executor) == ExecutorStatus.HEALTHY
     assert expiry_task().total_run_count == 0
 
