@@ -13,5 +13,6 @@ urlpatterns = [
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
     path("v1/", include("executors.api.urls")),
+    path("", include("attestations.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,10 +1,14 @@
-"""Real anvil nodes for tests: each on 127.0.0.1 and a free port, stopped by its pid."""
+"""Real anvil nodes for tests: each on 127.0.0.1 and a free port, stopped by its pid;
+and a stub server for the few answers anvil cannot give."""
 
+import json
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import requests
@@ -73,3 +77,70 @@ class Anvil:
 
     def block_number(self) -> int:
         return int(self.rpc("eth_blockNumber"), 16)
+
+
+class StubRpc:
+    """A tiny JSON-RPC server for what anvil cannot be made to do: answer after a delay,
+    or with HTTP 429 / 5xx. Every other chain behaviour is tested against anvil itself."""
+
+    def __init__(self, *, delay: float = 0.0, status: int = 200, chain_id: int = 31337):
+        self.delay, self.status, self.chain_id = delay, status, chain_id
+        self.requests = 0
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    def start(self) -> "StubRpc":
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with stub._lock:
+                    stub.requests += 1
+                time.sleep(stub.delay)
+                if stub.status != 200:
+                    body = b"<html>busy</html>"
+                else:
+                    body = json.dumps({"jsonrpc": "2.0", "id": request.get("id"),
+                                       **stub.answer(request.get("method"))}).encode()
+                self.send_response(stub.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 1024  # many probes connect at once
+
+            def handle_error(self, request, client_address):
+                pass  # a client that gave up before the delay: a broken pipe, expected
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def answer(self, method: str) -> dict:
+        results = {"eth_chainId": hex(self.chain_id), "eth_blockNumber": "0x1", "eth_syncing": False}
+        if method in results:
+            return {"result": results[method]}
+        return {"error": {"code": -32601, "message": "Method not found"}}
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> "StubRpc":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,8 @@
+from rest_framework.routers import SimpleRouter
+
+from attestations.api import views
+
+# The attestation worker's paths carry no version prefix (SPEC): /chains, ...
+router = SimpleRouter(trailing_slash=False)
+router.register("chains", views.ChainViewSet, basename="public-chain")
+urlpatterns = router.urls
