@@ -229,7 +229,10 @@ LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.middleware.RequestIdLogFilter"}},
+    "filters": {
+        "request_id": {"()": "config.middleware.RequestIdLogFilter"},
+        "mask_secrets": {"()": "config.log.MaskSecretsFilter"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
     },
@@ -237,7 +240,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["request_id"],
+            "filters": ["request_id", "mask_secrets"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
