@@ -83,6 +83,21 @@ class StrictModelSerializer(StrictMixin, serializers.ModelSerializer):
                 raise serializers.ValidationError(errors)
         return validated
 
+    def refuse_duplicate(self, attrs, field: str, message: str, *together: str) -> None:
+        """A 409 `duplicate` naming `field` when another row has the same `field` (and
+        `together` fields): DRF's own check of a unique constraint names no field. The
+        database constraint still guards against a race."""
+        names = (field, *together)
+        values = {name: attrs.get(name, getattr(self.instance, name, None)) for name in names}
+        taken = self.Meta.model.objects.filter(**values)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            wire_name = next(n for n, f in self.fields.items() if f.source == field)
+            raise serializers.ValidationError(
+                {wire_name: [serializers.ErrorDetail(message, code="unique")]}
+            )
+
 
 def non_field_error(message: str, code: str = "invalid") -> serializers.ValidationError:
     return serializers.ValidationError(

@@ -3,7 +3,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from executors.models import Executor, ExecutorStatus, TrustedAttester
-from registry.api.filters import StrictBooleanFilter
+from registry.api.filters import AddressFilter, StrictBooleanFilter
 
 
 def shown_status(status: str, now=None) -> Q:
@@ -23,7 +23,7 @@ class ExecutorFilter(filters.FilterSet):
     chainId = filters.NumberFilter(field_name="chain_id")
     status = filters.ChoiceFilter(choices=ExecutorStatus.choices, method="filter_status")
     trusted = StrictBooleanFilter(field_name="trust_revoked_at", method="filter_trusted")
-    address = filters.CharFilter(method="filter_address")
+    address = AddressFilter()
 
     class Meta:
         model = Executor
@@ -35,17 +35,11 @@ class ExecutorFilter(filters.FilterSet):
     def filter_trusted(self, queryset, name, value):
         return queryset.filter(trust_revoked_at__isnull=value)
 
-    def filter_address(self, queryset, name, value):
-        return queryset.filter(address=value.lower())
-
 
 class TrustedAttesterFilter(filters.FilterSet):
     chainId = filters.NumberFilter(field_name="chain_id")
-    address = filters.CharFilter(method="filter_address")
+    address = AddressFilter()
 
     class Meta:
         model = TrustedAttester
         fields = []
-
-    def filter_address(self, queryset, name, value):
-        return queryset.filter(address=value.lower())

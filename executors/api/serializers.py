@@ -131,12 +131,7 @@ class TrustedAttesterSerializer(StrictModelSerializer):
         validators = []  # validate() names the field of a duplicate
 
     def validate(self, attrs):
-        chain = attrs.get("chain", getattr(self.instance, "chain", None))
-        address = attrs.get("address", getattr(self.instance, "address", None))
-        taken = TrustedAttester.objects.filter(chain=chain, address=address)
-        if self.instance is not None:
-            taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists():
-            raise serializers.ValidationError({"address": [serializers.ErrorDetail(
-                "This address is already a trusted attester of this chain.", code="unique")]})
+        self.refuse_duplicate(
+            attrs, "address", "This address is already a trusted attester of this chain.", "chain"
+        )
         return attrs

@@ -24,6 +24,13 @@ class StrictBooleanFilter(filters.TypedChoiceFilter):
         super().__init__(**kwargs)
 
 
+class AddressFilter(filters.CharFilter):
+    """An address in any case: addresses are stored lowercase."""
+
+    def filter(self, qs, value):
+        return super().filter(qs, value.lower() if value else value)
+
+
 class ChainFilter(filters.FilterSet):
     status = filters.ChoiceFilter(choices=Chain.Status.choices)
     isTestnet = StrictBooleanFilter(field_name="is_testnet")
@@ -71,16 +78,13 @@ class ContractVersionFilter(filters.FilterSet):
 class DeploymentFilter(filters.FilterSet):
     chainId = filters.NumberFilter(field_name="chain_id")
     kind = filters.ChoiceFilter(choices=Deployment.Kind.choices)
-    address = filters.CharFilter(method="filter_address")
+    address = AddressFilter()
     contractName = filters.CharFilter(field_name="contract_version__contract_name__name")
     contractVersion = filters.NumberFilter(field_name="contract_version_id")
 
     class Meta:
         model = Deployment
         fields = []
-
-    def filter_address(self, queryset, name, value):
-        return queryset.filter(address=value.lower())
 
 
 class RpcEndpointFilter(filters.FilterSet):

@@ -133,14 +133,11 @@ class ContractVersionSerializer(StrictModelSerializer):
         validators = []  # validate() checks uniqueness and names the field, not "non_field_errors"
 
     def validate(self, attrs):
-        # contractName and version are immutable, so only a create can clash.
-        if self.instance is None and ContractVersion.objects.filter(
-            contract_name=attrs["contract_name"], version=attrs["version"]
-        ).exists():
-            raise serializers.ValidationError({"version": [serializers.ErrorDetail(
-                "This contract already has this version; a new ABI needs a new version.",
-                code="unique",
-            )]})
+        self.refuse_duplicate(
+            attrs, "version",
+            "This contract already has this version; a new ABI needs a new version.",
+            "contract_name",
+        )
         return attrs
 
     def validate_abi(self, value):
@@ -175,17 +172,9 @@ class DeploymentSerializer(StrictModelSerializer):
         validators = []
 
     def validate(self, attrs):
-        chain = attrs.get("chain", getattr(self.instance, "chain", None))
-        address = attrs.get("address", getattr(self.instance, "address", None))
-        duplicates = Deployment.objects.filter(chain=chain, address=address)
-        if self.instance is not None:
-            duplicates = duplicates.exclude(pk=self.instance.pk)
-        if duplicates.exists():
-            raise serializers.ValidationError(
-                {"address": [serializers.ErrorDetail(
-                    "This address is already registered on this chain.", code="unique"
-                )]}
-            )
+        self.refuse_duplicate(
+            attrs, "address", "This address is already registered on this chain.", "chain"
+        )
         return attrs
 
 
