@@ -37,6 +37,16 @@ def bench_env(**extra) -> dict:
     return env
 
 
+def setup_django(env) -> None:
+    """Django in this process, on the benchmark's database (for data, sweeps, profiling)."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.update({k: v for k, v in env.items() if k in ("DATABASE_URL", "LOG_LEVEL")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
 def manage(*args, env) -> str:
     done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True)

@@ -20,14 +20,14 @@ import argparse
 import itertools
 import json
 import logging
-import os
 import sys
 import threading
 import time
 import uuid
 from datetime import timedelta
 
-from harness import ROOT, bench_env, ensure_database, gunicorn, load, manage, merge, request, say
+import harness
+from harness import bench_env, ensure_database, gunicorn, load, manage, merge, request, say
 
 HEARTBEAT_CHAIN = 900_100
 SWEEP_CHAINS = range(900_200, 900_300)  # 100 chains of 1,000 executors each by default
@@ -36,12 +36,7 @@ BENCH_NAME = "bench-heartbeats"
 
 def setup_django(env) -> None:
     """Django in this process, on the benchmark's database (for data, the sweep, profiling)."""
-    sys.path.insert(0, str(ROOT))
-    os.environ.update({k: v for k, v in env.items() if k in ("DATABASE_URL", "LOG_LEVEL")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    harness.setup_django(env)
     # A held-back sweep warns once per chain: a hundred lines that say nothing here.
     logging.getLogger("executors.sweep").setLevel(logging.ERROR)
 

@@ -155,21 +155,34 @@ class RpcEndpointForm(forms.ModelForm):
 class RpcEndpointAdmin(admin.ModelAdmin):
     form = RpcEndpointForm
     list_display = ["masked_url", "chain", "provider", "priority", "current_status", "status",
-                    "latency_ms", "lag_blocks", "last_checked_at"]
+                    "latency_ms", "lag_blocks", "uptime_1h", "uptime_24h", "last_checked_at"]
     list_filter = ["status", "provider", "monitoring_enabled", "chain"]
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
                        "consecutive_successes", "observed_chain_id", "syncing", "last_checked_at",
-                       "last_error", "created_at", "updated_at"]
+                       "last_error", "uptime_1h", "uptime_24h", "created_at", "updated_at"]
     list_select_related = ["chain"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).with_override()
+        return super().get_queryset(request).with_health()
 
     @admin.display(description="Status in force")
     def current_status(self, obj):
         # What reads act on: a provider-health override while one is active, else the probe's.
         return obj.effective_status
+
+    @admin.display(description="Uptime 1 h")
+    def uptime_1h(self, obj):
+        return _percent(getattr(obj, "uptime_1h", None))  # None on the add page
+
+    @admin.display(description="Uptime 24 h")
+    def uptime_24h(self, obj):
+        return _percent(getattr(obj, "uptime_24h", None))
+
+
+def _percent(share) -> str | None:
+    # None: no probe in the window (the admin's empty value is shown instead).
+    return None if share is None else f"{share * 100:.1f} %"
 
 
 class ProviderHealthForm(forms.ModelForm):

@@ -2,10 +2,11 @@
 
 `chain_client(chain)` returns a Web3 whose provider tries the chain's endpoints in order of
 health (healthy, degraded, unknown, down), then priority, then measured latency, and fails
-over to the next on connection errors, timeouts, HTTP 429 and 5xx. Each failure is recorded
-on the endpoint for the health model. Endpoints that answered with another chain's id, or
-that an administrator marked down or in maintenance, are left out. No retries hidden in
-web3, short timeouts, and never call this inside a database transaction.
+over to the next on connection errors, timeouts, HTTP 429 and 5xx (and 401, 403, 404, 408:
+this provider refuses the key or the path, or gave up waiting). Each failure is recorded on
+the endpoint for the health model. Endpoints that answered with another chain's id, or that
+an administrator marked down or in maintenance, are left out. No retries hidden in web3,
+short timeouts, and never call this inside a database transaction.
 
 Only http(s) endpoints serve this synchronous client; ws(s) endpoints are probed only.
 """
@@ -47,15 +48,23 @@ def ordered_endpoints(chain: Chain) -> list[RpcEndpoint]:
     ))
 
 
+# HTTP statuses that say "this endpoint cannot serve you now" (rate limit, server error, and
+# a key refused or a path unknown to this provider), not "this request is wrong": another
+# endpoint may well answer. A JSON-RPC error (a revert) is an answer, never a reason.
+_FAILOVER_4XX = {401, 403, 404, 408, 429}
+
+
 def _failover_reason(exc: Exception) -> str | None:
     """Why `exc` should make the client try the next endpoint, or None if it should not."""
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
         status = exc.response.status_code
-        return f"HTTP {status}" if status == 429 or status >= 500 else None
+        return f"HTTP {status}" if status in _FAILOVER_4XX or status >= 500 else None
     if isinstance(exc, requests.Timeout):
         return "timed out"
     if isinstance(exc, requests.ConnectionError):
         return "connection failed"
+    if isinstance(exc, requests.RequestException):  # a body cut short, too many redirects
+        return "request failed"
     if isinstance(exc, ValueError):  # not JSON-RPC: a proxy's error page, say
         return "answered something that is not JSON-RPC"
     return None

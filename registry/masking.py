@@ -37,12 +37,20 @@ def mask_url(url: str) -> str:
 
 _URL_IN_TEXT = re.compile(r"(?:https?|wss?)://[^\s'\"<>)]+", re.IGNORECASE)
 _PATH_SEGMENT_IN_TEXT = re.compile(r"(?<=/)[A-Za-z0-9_-]{16,}")
+_QUERY_PAIR_IN_TEXT = re.compile(r"(?<=[?&])([^=&#\s'\"<>()]+)(=[^&#\s'\"<>()]*)?")
+
+
+def _mask_query_pair(match) -> str:
+    name = match.group(1)
+    return f"{name}={MASK}" if _SECRET_PARAM.search(unquote_plus(name)) else match.group(0)
 
 
 def mask_text(text: str) -> str:
-    """Mask the URLs in free text (an exception message, a log line), and key-like path
-    segments left without their URL ("Max retries exceeded with url: /v2/<key>")."""
+    """Mask the URLs in free text (an exception message, a log line), and what is left of a
+    URL without its scheme and host: urllib3 says "Max retries exceeded with url:
+    /v2/<key>?apikey=<key>", so key-like path segments and key-like query pairs too."""
     text = _URL_IN_TEXT.sub(lambda match: mask_url(match.group(0)), text)
+    text = _QUERY_PAIR_IN_TEXT.sub(_mask_query_pair, text)
     return _PATH_SEGMENT_IN_TEXT.sub(
         lambda m: MASK if _SECRET_SEGMENT.fullmatch(m.group(0)) else m.group(0), text
     )

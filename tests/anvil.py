@@ -83,8 +83,9 @@ class StubRpc:
     """A tiny JSON-RPC server for what anvil cannot be made to do: answer after a delay,
     or with HTTP 429 / 5xx. Every other chain behaviour is tested against anvil itself."""
 
-    def __init__(self, *, delay: float = 0.0, status: int = 200, chain_id: int = 31337):
-        self.delay, self.status, self.chain_id = delay, status, chain_id
+    def __init__(self, *, delay: float = 0.0, status: int = 200, chain_id: int = 31337,
+                 body: bytes | None = None):
+        self.delay, self.status, self.chain_id, self.body = delay, status, chain_id, body
         self.requests = 0
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -102,7 +103,9 @@ class StubRpc:
                 with stub._lock:
                     stub.requests += 1
                 time.sleep(stub.delay)
-                if stub.status != 200:
+                if stub.body is not None:
+                    body = stub.body
+                elif stub.status != 200:
                     body = b"<html>busy</html>"
                 else:
                     body = json.dumps({"jsonrpc": "2.0", "id": request.get("id"),
@@ -124,11 +127,13 @@ class StubRpc:
                 pass  # a client that gave up before the delay: a broken pipe, expected
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # A short poll interval: stop() waits for the serving loop to notice.
+        threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
         return self
 
     def answer(self, method: str) -> dict:
-        results = {"eth_chainId": hex(self.chain_id), "eth_blockNumber": "0x1", "eth_syncing": False}
+        results = {"eth_chainId": hex(self.chain_id), "eth_blockNumber": "0x1",
+                   "eth_syncing": False}
         if method in results:
             return {"result": results[method]}
         return {"error": {"code": -32601, "message": "Method not found"}}

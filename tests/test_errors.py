@@ -253,3 +253,21 @@ def test_a_wrong_type_is_reported_together_with_the_other_fields_problems(admin)
 def test_json_no_database_can_store_is_a_400_parse_error_not_a_crash(admin, raw):
     response = admin.generic("POST", "/v1/admin/chains", raw, content_type="application/json")
     assert_problem(response, 400, "parse_error")
+
+
+def test_a_body_nested_100000_deep_is_refused_and_web3_leaves_the_recursion_limit_alone():
+    # Run apart: if the parser recursed past a raised limit (web3's py_ecc import sets
+    # 100,000), the interpreter would die with a segfault, not just this test.
+    import subprocess
+    import sys
+
+    script = (
+        "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
+        "django.setup(); import web3, io, sys; assert sys.getrecursionlimit() == 1000;"
+        "from config.api.parsers import JSONParser; from rest_framework.exceptions import ParseError\n"
+        "try:\n    JSONParser().parse(io.BytesIO(b'[' * 100000 + b']' * 100000))\n"
+        "except ParseError as exc:\n    print('refused:', exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "refused: The request body nests deeper than 64 levels." in done.stdout

@@ -1,5 +1,6 @@
 import json
 import math
+import re
 
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
@@ -10,6 +11,22 @@ from rest_framework.exceptions import ParseError
 # validation, rendering) would otherwise crash with a RecursionError, a 500. An ABI with
 # nested tuples needs a dozen levels.
 MAX_JSON_DEPTH = 64
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _nests_deeper_than(text: str, limit: int) -> bool:
+    """Counted on the raw text, before json.loads: importing web3 raises the recursion limit
+    (py_ecc sets 100,000), and a body nested that deep would then overflow the C stack of
+    the parser and kill the worker rather than raise RecursionError."""
+    depth = 0
+    for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 def _reject_constant(name):
@@ -23,20 +40,17 @@ def _finite(text: str) -> float:
     return value
 
 
-def _problem(data, max_depth: int) -> str | None:
-    """What makes parsed JSON unstorable or unsafe to process, if anything: nesting deeper
-    than `max_depth`, a NUL character (PostgreSQL text and jsonb refuse it) or a lone
-    surrogate (not UTF-8) in any key or string."""
-    stack = [(data, 1)]
-    while stack:  # iterative: the point is not to recurse
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            if depth > max_depth:
-                return f"The request body nests deeper than {max_depth} levels."
-            if isinstance(value, dict):
-                stack.extend((key, depth) for key in value)
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
+def _unstorable(data) -> str | None:
+    """A NUL character (PostgreSQL text and jsonb refuse it) or a lone surrogate (not UTF-8)
+    in any key or string of parsed JSON, if there is one."""
+    stack = [data]
+    while stack:  # iterative, like the depth check
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
         elif isinstance(value, str):
             if "\x00" in value:
                 return "The request body holds a NUL character."
@@ -54,13 +68,18 @@ class JSONParser(CamelCaseJSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            data = json.loads(stream.read().decode(encoding), parse_constant=_reject_constant,
-                              parse_float=_finite)
+            text = stream.read().decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"The request body is not valid JSON: {exc}") from exc
+        if _nests_deeper_than(text, MAX_JSON_DEPTH):
+            raise ParseError(f"The request body nests deeper than {MAX_JSON_DEPTH} levels.")
+        try:
+            data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
         except RecursionError:
             raise ParseError(f"The request body nests deeper than {MAX_JSON_DEPTH} levels.") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from exc
-        problem = _problem(data, MAX_JSON_DEPTH)
+        problem = _unstorable(data)
         if problem:
             raise ParseError(problem)
         return underscoreize(data, **self.json_underscoreize)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from registry.masking import MASK, mask_url
+from registry.masking import MASK, mask_text, mask_url
 
 ALCHEMY_KEY = "k3yAbCdEfGhIjKlMnOpQrStUvWxYz012"
 INFURA_ID = "0123456789abcdef0123456789abcdef"
@@ -136,3 +136,20 @@ def test_the_fragment_is_dropped_since_it_could_hold_anything():
 def test_an_unparseable_url_is_masked_entirely():
     assert mask_url("http://user:pa/ss@rpc.example.com/") == MASK  # "pa" read as a port
     assert mask_url("http://rpc.example.com:99999/") == MASK
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        # urllib3 names the request target without scheme and host.
+        ("Max retries exceeded with url: /?apikey=S3cr3t (Caused by X)",
+         "Max retries exceeded with url: /?apikey=*** (Caused by X)"),
+        ("url: /rpc?chain=1&token=S3cr3t&x=2", "url: /rpc?chain=1&token=***&x=2"),
+        (f"url: /v2/{ALCHEMY_KEY}?n=1", "url: /v2/***?n=1"),
+        ("POST https://user:pw@rpc.example.com/?key=S3cr3t failed",
+         "POST https://***@rpc.example.com/?key=*** failed"),
+        ("nothing to hide: a?b=c&d", "nothing to hide: a?b=c&d"),
+    ],
+)
+def test_mask_text_masks_what_is_left_of_a_url_in_a_message(text, masked):
+    assert mask_text(text) == masked
