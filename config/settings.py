@@ -196,8 +196,9 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 JSON_CAMEL_CASE = {
-    # Keys inside these values are data, not field names: left as they are.
-    "JSON_UNDERSCOREIZE": {"ignore_fields": ("abi", "decoded", "metadata")},
+    # Keys inside these values are data, not field names: left as they are (an ABI, an
+    # executor's metadata, attestation data keyed by its schema's field names).
+    "JSON_UNDERSCOREIZE": {"ignore_fields": ("abi", "decoded", "metadata", "data")},
 }
 DRF_STANDARDIZED_ERRORS = {
     "EXCEPTION_HANDLER_CLASS": "config.api.errors.ProblemExceptionHandler",
@@ -222,6 +223,8 @@ SPECTACULAR_SETTINGS = {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
+        "ExecutorStatusEnum": "executors.models.ExecutorStatus",
+        "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
     },
 }
 

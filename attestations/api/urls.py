@@ -5,4 +5,5 @@ from attestations.api import views
 # The attestation worker's paths carry no version prefix (SPEC): /chains, ...
 router = SimpleRouter(trailing_slash=False)
 router.register("chains", views.ChainViewSet, basename="public-chain")
+router.register("schemas", views.SchemaViewSet, basename="public-schema")
 urlpatterns = router.urls

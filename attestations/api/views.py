@@ -1,7 +1,11 @@
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
+from attestations import schema
 from attestations.api import filters, serializers
 from executors.models import ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
@@ -35,3 +39,22 @@ class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 Prefetch("rpc_endpoints", queryset=RpcEndpoint.objects.with_override()),
             )
         )
+
+
+class SchemaViewSet(viewsets.GenericViewSet):
+    """EAS schemas: the grammar check of a schema string and of data for it."""
+
+    @extend_schema(
+        request=serializers.SchemaValidateRequestSerializer,
+        responses=serializers.SchemaValidateResponseSerializer,
+        description="Parse an EAS schema string and, when `data` is given, check and ABI-encode "
+        "it. An invalid schema or data is a 200 with `valid: false` and errors naming the "
+        "field; a malformed request is a 400.",
+    )
+    @action(detail=False, methods=["post"])
+    def validate(self, request):
+        body = serializers.SchemaValidateRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = schema.check(body.validated_data["schema"], body.validated_data.get("data"))
+        # Rendered from the dict: the serializer above only documents the shape.
+        return Response(result.as_dict())

@@ -47,7 +47,12 @@ class AutoSchema(BaseAutoSchema):
             codes.append("400")
         if "{" in self.path:
             codes.append("404")
-        if method in ("POST", "PATCH", "PUT", "DELETE"):
+        # A conflict is possible where a record is written (a duplicate, a reference) and
+        # in the actions a view names in `conflict_actions`.
+        action = getattr(self.view, "action", None)
+        if action in ("create", "update", "partial_update", "destroy") or action in getattr(
+            self.view, "conflict_actions", ()
+        ):
             codes.append("409")
         if method in ("POST", "PATCH", "PUT"):
             codes += ["413", "415"]

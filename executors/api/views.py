@@ -21,6 +21,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     """The executor registry of one chain: executors register and keep their lease alive."""
 
     permission_classes = [HasExecutorScope]
+    conflict_actions = ["register"]  # an inactive chain (OpenAPI lists the 409)
     lookup_field = "chain"
     lookup_value_regex = "[^/]+"
 
