@@ -1,7 +1,9 @@
 """Cost of key authentication: authenticated GET /v1/admin/chains next to GET /healthz.
 
-Both run on the same gunicorn against PostgreSQL, in interleaved rounds. Also counts the
-writes to the API key table during the run (the target: none per request).
+Both run on the same gunicorn against PostgreSQL, in interleaved rounds, next to the same
+list served without authentication by a second gunicorn (bench/wsgi_without_auth.py): the
+difference is what authentication costs. Also counts the writes to the API key table during
+the run (the target: none per request).
 
     .venv/bin/python bench/auth.py [--seconds 5] [--rounds 3] [--concurrency 8]
 
@@ -73,26 +75,34 @@ def main():
 
     healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
     chains = lambda: ("GET", "/v1/admin/chains", {"Authorization": f"Bearer {key}"}, None)  # noqa: E731
-    with gunicorn(env, workers=args.workers) as port:
+    chains_open = lambda: ("GET", "/v1/admin/chains", {}, None)  # noqa: E731
+    names = ("GET /healthz", "GET /v1/admin/chains (auth)", "GET /v1/admin/chains (no auth)")
+    runs = {name: [] for name in names}
+    # Two servers, run one at a time (an idle one takes no CPU): the service as deployed, and
+    # the same code with authentication switched off for this one endpoint.
+    with gunicorn(env, workers=args.workers) as port, \
+            gunicorn(env, workers=args.workers, app="wsgi_without_auth:application",
+                     pythonpath=str(ROOT / "bench")) as open_port:
         load(port, "warm-up", chains, seconds=1, concurrency=args.concurrency)
+        load(open_port, "warm-up", chains_open, seconds=1, concurrency=args.concurrency)
         updates_before = key_table_updates(env)
-        runs = {"GET /healthz": [], "GET /v1/admin/chains (auth)": []}
         for _ in range(args.rounds):
-            runs["GET /healthz"].append(
-                load(port, "GET /healthz", healthz, seconds=args.seconds, concurrency=args.concurrency))
-            runs["GET /v1/admin/chains (auth)"].append(
-                load(port, "GET /v1/admin/chains (auth)", chains, seconds=args.seconds,
-                     concurrency=args.concurrency))
+            for name, target, make in zip(names, (port, port, open_port),
+                                          (healthz, chains, chains_open)):
+                runs[name].append(load(target, name, make, seconds=args.seconds,
+                                       concurrency=args.concurrency))
         updates = key_table_updates(env) - updates_before
 
-    health, authed = merge(runs["GET /healthz"]), merge(runs["GET /v1/admin/chains (auth)"])
+    health, authed, open_ = (merge(runs[name]) for name in names)
     say(
         f"gunicorn workers={args.workers} concurrency={args.concurrency} "
         f"rounds={args.rounds} x {args.seconds}s each",
         health.line(),
         authed.line(),
-        f"authenticated / healthz throughput: {authed.rps / health.rps:.1%} "
-        f"(cost {1 - authed.rps / health.rps:.1%}; target: under 20 %)",
+        open_.line(),
+        f"authenticated list / healthz throughput: {authed.rps / health.rps:.1%}",
+        f"cost of authentication (same endpoint with / without it): "
+        f"{1 - authed.rps / open_.rps:.1%} of throughput (target: under 20 %)",
         f"writes to the API key table during {authed.requests} authenticated requests: {updates}",
     )
     auth_us, request_us = in_process_share(env, key)

@@ -64,11 +64,13 @@ def ensure_database(env) -> None:
 
 
 @contextmanager
-def gunicorn(env, workers: int = 2):
+def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
+             pythonpath: str | None = None):
     port = free_port()
+    extra = ["--pythonpath", pythonpath] if pythonpath else []
     proc = subprocess.Popen(
-        [PYTHON, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", str(workers), "--log-level", "warning"],
+        [PYTHON, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}",
+         "-w", str(workers), "--log-level", "warning", *extra],
         cwd=ROOT, env=env,
     )
     try:
