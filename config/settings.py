@@ -149,6 +149,7 @@ API_KEY = env.api_key("API_KEY")
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
 EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
 EXECUTOR_PRIVATE_KEY = env.str("EXECUTOR_PRIVATE_KEY", default="")
+EAS_ARTIFACTS_DIR = env.str("EAS_ARTIFACTS_DIR", default=str(BASE_DIR / ".tools/eas"))
 # Self-preservation: a sweep that would take more than this share of a chain's live
 # executors offline at once holds back (not for chains with fewer executors than the
 # minimum), for at most EXECUTOR_SELF_PRESERVATION_MAX_SECONDS.

@@ -1,11 +1,18 @@
 import os
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
+from web3 import HTTPProvider, Web3
 
 from registry.models import ApiKey, KeyScope
+
+if TYPE_CHECKING:
+    from attestations.eas import EasDeployment
+    from tests.anvil import Anvil
 
 
 @pytest.fixture(autouse=True)
@@ -85,12 +92,9 @@ def redis_url() -> str:
 def anvil_factory():
     """Start real anvil nodes (`anvil_factory(chain_id=...)`); all are stopped afterwards.
     Mandatory in CI; skipped elsewhere when the binary is absent (scripts/chain_tools.sh)."""
-    from tests.anvil import ANVIL, Anvil
+    from tests.anvil import Anvil
 
-    if not ANVIL.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"anvil is not installed at {ANVIL}, and CI requires it.")
-        pytest.skip("anvil is not installed (run scripts/chain_tools.sh).")
+    require_anvil()
     nodes = []
 
     def start(chain_id: int = 31337, port: int | None = None) -> Anvil:
@@ -114,3 +118,46 @@ def assert_problem(response, status: int, code: str | None = None) -> dict:
     if code is not None:
         assert body["code"] == code, body
     return body
+
+
+def require_anvil() -> None:
+    """Skip the test when anvil is absent; in CI, fail it instead (scripts/chain_tools.sh)."""
+    from tests.anvil import ANVIL
+
+    if not ANVIL.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"anvil is not installed at {ANVIL}, and CI requires it.")
+        pytest.skip("anvil is not installed (run scripts/chain_tools.sh).")
+
+
+@dataclass
+class EasNode:
+    anvil: "Anvil"
+    w3: Web3
+    deployment: "EasDeployment"
+    sender: str  # an unlocked anvil account, lowercase
+
+
+@pytest.fixture(scope="session")
+def eas_node():
+    """One anvil (chain 31337) for the session with the EAS contracts deployed once:
+    deploying them per test would cost far more than the tests themselves."""
+    from attestations.eas import deploy_eas
+    from tests.anvil import Anvil
+
+    require_anvil()
+    node = Anvil(chain_id=31337).start()
+    try:
+        w3 = Web3(HTTPProvider(node.url))
+        sender = w3.eth.accounts[0].lower()
+        yield EasNode(node, w3, deploy_eas(w3, sender=sender), sender)
+    finally:
+        node.stop()
+
+
+@pytest.fixture
+def eas(eas_node):
+    """The session's EAS node, reverted after the test to the state it had before it."""
+    snapshot = eas_node.anvil.rpc("evm_snapshot")
+    yield eas_node
+    eas_node.anvil.rpc("evm_revert", [snapshot])
