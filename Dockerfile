@@ -1,4 +1,17 @@
 # Production image: gunicorn serving config.wsgi, the same image runs the Celery worker and beat.
+
+# The EAS contracts' ABIs (needed at run time to read the chain), fetched as the set-up
+# script does: `npm pack` of the contracts package, two JSON files extracted (not committed).
+FROM node:20-slim AS eas
+ARG EAS_VERSION=1.9.0
+WORKDIR /eas
+RUN npm pack --silent "@ethereum-attestation-service/eas-contracts@${EAS_VERSION}" \
+ && tar -xzf *.tgz package/artifacts/contracts/EAS.sol/EAS.json \
+        package/artifacts/contracts/SchemaRegistry.sol/SchemaRegistry.json \
+ && mv package/artifacts/contracts/EAS.sol/EAS.json \
+       package/artifacts/contracts/SchemaRegistry.sol/SchemaRegistry.json . \
+ && echo "${EAS_VERSION}" > VERSION && rm -rf package *.tgz
+
 FROM python:3.11-slim AS base
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,6 +29,7 @@ COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
+COPY --from=eas /eas /app/.tools/eas
 # collectstatic needs settings; a build-time key is fine, it is not kept.
 RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input -v 0
 
