@@ -2,6 +2,7 @@
 and a stub server for the few answers anvil cannot give."""
 
 import json
+import ctypes
 import os
 import signal
 import socket
@@ -14,9 +15,20 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_PDEATHSIG = 1
 ANVIL = Path(os.environ.get(
     "ANVIL_BIN", ROOT / ".tools/node/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 ))
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux to kill it when the test process dies, so a
+    crashed run (no fixture teardown) leaves no node behind. (Linux ties this to the thread
+    that started the node: start nodes from the main thread, as the fixtures do.)"""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:  # not Linux: teardown alone stops the nodes
+        pass
 
 
 def free_port() -> int:
@@ -40,6 +52,7 @@ class Anvil:
             [str(ANVIL), "--host", "127.0.0.1", "--port", str(self.port),
              "--chain-id", str(self.chain_id), "--silent"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
