@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from executors.api.filters import shown_status
 from executors.models import (
     Executor,
     ExecutorStatus,
@@ -36,7 +35,7 @@ class StatusFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() in ExecutorStatus.values:
-            return queryset.filter(shown_status(self.value()))
+            return queryset.showing(self.value())
         return queryset
 
 

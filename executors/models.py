@@ -18,6 +18,10 @@ class ExecutorStatus(models.TextChoices):
     DEREGISTERED = "deregistered"  # removed by an administrator
 
 
+# Statuses whose executor holds a lease: past it, they read as stale (see current_status).
+LIVE_STATUSES = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
+
+
 def lease_seconds() -> int:
     return settings.EXECUTOR_LEASE_SECONDS
 
@@ -30,6 +34,16 @@ def heartbeat_interval_seconds() -> int:
 class ExecutorQuerySet(models.QuerySet):
     def trusted(self):
         return self.filter(trust_revoked_at__isnull=True)
+
+    def showing(self, status: str, now=None):
+        """Executors whose current_status() is `status`: the same rule, as a query."""
+        now = now or timezone.now()
+        if status == ExecutorStatus.STALE:
+            lapsed = models.Q(status__in=LIVE_STATUSES, lease_expires_at__lte=now)
+            return self.filter(models.Q(status=status) | lapsed)
+        if status in LIVE_STATUSES:
+            return self.filter(status=status, lease_expires_at__gt=now)
+        return self.filter(status=status)
 
 
 class Executor(models.Model):
@@ -93,7 +107,7 @@ class Executor(models.Model):
         even before the sweep records it."""
         now = now or timezone.now()
         lapsed = self.lease_expires_at <= now
-        if self.status in (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING) and lapsed:
+        if self.status in LIVE_STATUSES and lapsed:
             return ExecutorStatus.STALE
         return self.status
 

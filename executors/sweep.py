@@ -19,11 +19,16 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, SelfPreservation
+from executors.models import (
+    LIVE_STATUSES,
+    Executor,
+    ExecutorStatus,
+    ExecutorStatusChange,
+    SelfPreservation,
+)
 
 logger = logging.getLogger(__name__)
-LIVE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
-NOT_OFFLINE = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING, ExecutorStatus.STALE)
+NOT_OFFLINE = (*LIVE_STATUSES, ExecutorStatus.STALE)
 SWEEP_LOCK_ID = 0x5EE9  # the sweep's PostgreSQL advisory lock; no other lock uses it
 
 
@@ -46,7 +51,7 @@ def executor_leases_expire(now=None) -> SweepReport:
         # The clock is read after the wait: a queued sweep must not stamp its changes
         # earlier than those of the sweep it waited for.
         now = now or timezone.now()
-        report.stale = _move(LIVE, ExecutorStatus.STALE, cause="lease expired",
+        report.stale = _move(LIVE_STATUSES, ExecutorStatus.STALE, cause="lease expired",
                              lapsed_before=now, now=now)
         allowed = []
         for chain_id, due, live in _offline_candidates(now - grace):

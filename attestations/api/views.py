@@ -7,7 +7,7 @@ from rest_framework.response import Response
 
 from attestations import schema
 from attestations.api import filters, serializers
-from executors.models import ExecutorStatus
+from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
 
 
@@ -22,8 +22,7 @@ class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     def get_queryset(self):
         now = timezone.now()
-        online = Q(executors__status__in=[ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING],
-                   executors__lease_expires_at__gt=now)
+        online = Q(executors__status__in=LIVE_STATUSES, executors__lease_expires_at__gt=now)
         return (
             Chain.objects.filter(status=Chain.Status.ACTIVE)
             .annotate(

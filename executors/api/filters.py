@@ -1,22 +1,7 @@
 import django_filters as filters
-from django.db.models import Q
-from django.utils import timezone
 
 from executors.models import Executor, ExecutorStatus, TrustedAttester
 from registry.api.filters import AddressFilter, StrictBooleanFilter
-
-
-def shown_status(status: str, now=None) -> Q:
-    """Executors whose status reads as `status` (Executor.current_status()), so that a
-    filter agrees with the status shown: a live executor whose lease ran out reads as stale
-    before the sweep records it."""
-    now = now or timezone.now()
-    if status == ExecutorStatus.STALE:
-        live = Q(status__in=[ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING])
-        return Q(status=status) | (live & Q(lease_expires_at__lte=now))
-    if status in (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING):
-        return Q(status=status, lease_expires_at__gt=now)
-    return Q(status=status)
 
 
 class ExecutorFilter(filters.FilterSet):
@@ -30,7 +15,7 @@ class ExecutorFilter(filters.FilterSet):
         fields = []
 
     def filter_status(self, queryset, name, value):
-        return queryset.filter(shown_status(value))
+        return queryset.showing(value)
 
     def filter_trusted(self, queryset, name, value):
         return queryset.filter(trust_revoked_at__isnull=value)

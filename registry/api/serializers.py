@@ -264,14 +264,9 @@ class RpcEndpointSerializer(StrictModelSerializer):
         if not attrs.get("provider", getattr(self.instance, "provider", "")):
             # An empty provider means "the default": derived from the URL.
             attrs["provider"] = provider_from_url(url or self.instance.url)
-        chain = attrs.get("chain", getattr(self.instance, "chain", None))
-        duplicates = RpcEndpoint.objects.filter(chain=chain, url=attrs.get("url"))
-        if url and self.instance is not None:
-            duplicates = duplicates.exclude(pk=self.instance.pk)
-        if url and duplicates.exists():
-            raise serializers.ValidationError(
-                {"url": [serializers.ErrorDetail("This URL is already registered on this chain.",
-                                                 code="unique")]}
+        if url:
+            self.refuse_duplicate(
+                attrs, "url", "This URL is already registered on this chain.", "chain"
             )
         return attrs
 
