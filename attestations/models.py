@@ -1,0 +1,190 @@
+"""What the indexer reads from the chain: schemas, attestations, timestamps, and where it is.
+
+Every on-chain record keeps the block it came from (number, hash) and its log's position, so
+that a reorganisation can delete exactly what the chain no longer holds. Hex values are
+stored as SPEC section 1 writes them: 0x + lowercase hex.
+"""
+
+from django.db import models
+from django.db.models import F, Max, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest, Now
+
+from registry.models import Chain, Deployment
+
+
+def chain_head(chain_id=OuterRef("chain_id")):
+    """The chain's head as the indexer last saw it (the highest of its cursors), as a
+    subquery: confirmations are counted from it, with no chain call on the request path."""
+    return Subquery(
+        IndexCursor.objects.filter(chain_id=chain_id).order_by().values("chain_id")
+        .annotate(head=Max("head_block")).values("head")[:1]
+    )
+
+
+class OnChainQuerySet(models.QuerySet):
+    def with_confirmations(self):
+        """Annotate `confirmations`: blocks from the record's block to the head, itself
+        included (a record in the head block has 1); 0 while the head is unknown."""
+        head = Coalesce(chain_head(), Value(-1))
+        return self.annotate(
+            confirmations=Greatest(head - F("block_number") + 1, Value(0))
+        )
+
+
+class OnChainRecord(models.Model):
+    """Where a record was read: the log that announced it."""
+
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="+")
+    deployment = models.ForeignKey(Deployment, on_delete=models.PROTECT, related_name="+")
+    tx_hash = models.CharField(max_length=66)
+    block_number = models.PositiveBigIntegerField()
+    block_hash = models.CharField(max_length=66)
+    log_index = models.PositiveIntegerField()
+    indexed_at = models.DateTimeField(db_default=Now())
+
+    objects = OnChainQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Schema(OnChainRecord):
+    """A schema registered in a SchemaRegistry."""
+
+    uid = models.CharField(max_length=66)
+    schema = models.TextField(help_text="The EAS schema string, as registered.")
+    fields = models.JSONField(default=list, help_text="Parsed fields [{name, type}]; empty "
+                              "when the string does not parse.")
+    parse_error = models.TextField(blank=True)
+    resolver = models.CharField(max_length=42)
+    revocable = models.BooleanField()
+    registerer = models.CharField(max_length=42, blank=True)
+    document_hash_field = models.CharField(
+        max_length=200, blank=True,
+        help_text="The bytes32 field holding the document hash: documentHash when the schema "
+        "has one; administrators may name another bytes32 field.",
+    )
+    # Kept by the indexer in the transaction that writes the attestations: counting at
+    # millions of rows on every list would not be cheap.
+    attestation_count = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["chain_id", "block_number", "log_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["chain", "uid"], name="unique_schema_uid"),
+        ]
+        indexes = [models.Index(fields=["uid"], name="schema_uid_idx")]
+
+    def __str__(self):
+        return f"{self.uid} on {self.chain_id}"
+
+    @property
+    def is_document_schema(self) -> bool:
+        return bool(self.document_hash_field)
+
+
+class Attestation(OnChainRecord):
+    """An EAS attestation, with its data decoded by its schema."""
+
+    uid = models.CharField(max_length=66)
+    schema_uid = models.CharField(max_length=66)
+    schema = models.ForeignKey(Schema, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="attestations", db_constraint=False)
+    attester = models.CharField(max_length=42)
+    recipient = models.CharField(max_length=42)
+    ref_uid = models.CharField(max_length=66)
+    time = models.DateTimeField(help_text="When the chain says it was attested.")
+    expiration_time = models.DateTimeField(null=True, blank=True)
+    revocation_time = models.DateTimeField(null=True, blank=True)
+    revocable = models.BooleanField()
+    data = models.BinaryField()
+    decoded = models.JSONField(null=True, blank=True)
+    document_hash = models.CharField(max_length=66, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-time", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["chain", "uid"], name="unique_attestation_uid"),
+        ]
+        indexes = [
+            # Newest first, and each filter of GET /attestations with it (keyset on time, id).
+            models.Index(fields=["-time", "-id"], name="attestation_time_idx"),
+            models.Index(fields=["attester", "-time", "-id"], name="attestation_attester_idx"),
+            models.Index(fields=["schema_uid", "-time", "-id"], name="attestation_schema_idx"),
+            models.Index(fields=["recipient", "-time", "-id"], name="attestation_recipient_idx"),
+            models.Index(fields=["chain", "-time", "-id"], name="attestation_chain_idx"),
+            models.Index(fields=["document_hash", "time"], name="attestation_document_idx",
+                         condition=models.Q(document_hash__isnull=False)),
+            models.Index(fields=["uid"], name="attestation_uid_idx"),
+            # Reorg rollback: everything of a deployment from a block on.
+            models.Index(fields=["deployment", "block_number"], name="attestation_block_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.uid} on {self.chain_id}"
+
+    @property
+    def revoked(self) -> bool:
+        return self.revocation_time is not None
+
+
+class Timestamp(OnChainRecord):
+    """EAS `Timestamped(data, timestamp)`: a bytes32 anchored at a time."""
+
+    data = models.CharField(max_length=66)
+    timestamp = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-timestamp", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["deployment", "data"], name="unique_timestamp_data"),
+        ]
+        indexes = [models.Index(fields=["data"], name="timestamp_data_idx")]
+
+
+class OffchainRevocation(OnChainRecord):
+    """EAS `RevokedOffchain(revoker, data, timestamp)`: an off-chain attestation revoked."""
+
+    revoker = models.CharField(max_length=42)
+    data = models.CharField(max_length=66)
+    timestamp = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-timestamp", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["deployment", "revoker", "data"],
+                                    name="unique_offchain_revocation"),
+        ]
+
+
+class IndexCursor(models.Model):
+    """How far the indexer has read one deployment, and what it saw there."""
+
+    deployment = models.OneToOneField(Deployment, on_delete=models.CASCADE,
+                                      related_name="index_cursor")
+    chain = models.ForeignKey(Chain, on_delete=models.CASCADE, related_name="index_cursors")
+    next_block = models.PositiveBigIntegerField(help_text="The first block not read yet.")
+    head_block = models.PositiveBigIntegerField(null=True, blank=True,
+                                                help_text="The chain's head at the last run.")
+    range_size = models.PositiveIntegerField(default=2000,
+                                             help_text="Blocks per getLogs call; adapts.")
+    # {"<number>": "<hash>"} of the latest blocks read, to notice a reorganisation.
+    recent_blocks = models.JSONField(default=dict, blank=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    reorgs = models.PositiveIntegerField(default=0, help_text="Reorganisations seen.")
+
+    class Meta:
+        ordering = ["chain_id", "deployment_id"]
+
+    def __str__(self):
+        return f"cursor of {self.deployment}"
+
+    @property
+    def lag(self) -> int | None:
+        """Blocks between the head and what has been read."""
+        if self.head_block is None:
+            return None
+        return max(0, self.head_block + 1 - self.next_block)
