@@ -124,3 +124,76 @@ class TrustedAttesterFactory(factory.django.DjangoModelFactory):
     chain = factory.SubFactory(ChainFactory)
     address = factory.Sequence(lambda n: "0x" + f"{0xA0000 + n:040x}")
     note = "trusted for tests"
+
+
+# What the indexer writes (attestations app). Hex values as the indexer stores them.
+
+
+def _hex32(n: int) -> str:
+    return "0x" + f"{n:064x}"
+
+
+class EasDeploymentFactory(DeploymentFactory):
+    kind = Deployment.Kind.EAS
+
+
+class IndexCursorFactory(factory.django.DjangoModelFactory):
+    """A cursor whose indexed head is `head_block`: confirmations count from it."""
+
+    class Meta:
+        model = "attestations.IndexCursor"
+
+    deployment = factory.SubFactory(EasDeploymentFactory)
+    chain = factory.SelfAttribute("deployment.chain")
+    next_block = factory.LazyAttribute(lambda o: (o.head_block or 0) + 1)
+    head_block = 1000
+
+
+class SchemaFactory(factory.django.DjangoModelFactory):
+    """A document schema (`bytes32 documentHash`)."""
+
+    class Meta:
+        model = "attestations.Schema"
+
+    deployment = factory.SubFactory(DeploymentFactory, kind=Deployment.Kind.SCHEMA_REGISTRY)
+    chain = factory.SelfAttribute("deployment.chain")
+    uid = factory.Sequence(lambda n: _hex32(0x5C000 + n))
+    schema = "bytes32 documentHash"
+    fields = factory.LazyFunction(lambda: [{"name": "documentHash", "type": "bytes32"}])
+    resolver = "0x" + "00" * 20
+    revocable = True
+    registerer = "0x" + "ab" * 20
+    document_hash_field = "documentHash"
+    tx_hash = factory.Sequence(lambda n: _hex32(0x7000000 + n))
+    block_number = 1
+    block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
+    log_index = 0
+
+
+class AttestationFactory(factory.django.DjangoModelFactory):
+    """An attestation of `document_hash` under a document schema, in block `block_number`.
+
+    Give `chain` (and, for confirmations, an IndexCursorFactory on it) to place it."""
+
+    class Meta:
+        model = "attestations.Attestation"
+
+    schema = factory.SubFactory(SchemaFactory)
+    chain = factory.SelfAttribute("schema.chain")
+    deployment = factory.SubFactory(EasDeploymentFactory, chain=factory.SelfAttribute("..chain"))
+    uid = factory.Sequence(lambda n: _hex32(0xA77E5700000 + n))
+    schema_uid = factory.SelfAttribute("schema.uid")
+    attester = "0x" + "e0" * 20
+    recipient = "0x" + "00" * 20
+    ref_uid = "0x" + "00" * 32
+    time = factory.LazyFunction(lambda: timezone.now().replace(microsecond=0))
+    expiration_time = None
+    revocation_time = None
+    revocable = True
+    document_hash = factory.Sequence(lambda n: _hex32(0xD0C00000 + n))
+    data = factory.LazyAttribute(lambda o: bytes.fromhex(o.document_hash[2:]))
+    decoded = factory.LazyAttribute(lambda o: {"documentHash": o.document_hash})
+    tx_hash = factory.Sequence(lambda n: _hex32(0x7A00000 + n))
+    block_number = 10
+    block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
+    log_index = factory.Sequence(lambda n: n)
