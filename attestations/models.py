@@ -96,6 +96,9 @@ class Attestation(OnChainRecord):
     time = models.DateTimeField(help_text="When the chain says it was attested.")
     expiration_time = models.DateTimeField(null=True, blank=True)
     revocation_time = models.DateTimeField(null=True, blank=True)
+    # The block of the Revoked event: a reorganisation that removes that block undoes the
+    # revocation, while the attestation (from an earlier block) stays.
+    revoked_block_number = models.PositiveBigIntegerField(null=True, blank=True)
     revocable = models.BooleanField()
     data = models.BinaryField()
     decoded = models.JSONField(null=True, blank=True)
@@ -118,6 +121,9 @@ class Attestation(OnChainRecord):
             models.Index(fields=["uid"], name="attestation_uid_idx"),
             # Reorg rollback: everything of a deployment from a block on.
             models.Index(fields=["deployment", "block_number"], name="attestation_block_idx"),
+            models.Index(fields=["deployment", "revoked_block_number"],
+                         name="attestation_revoked_block_idx",
+                         condition=models.Q(revoked_block_number__isnull=False)),
         ]
 
     def __str__(self):
@@ -175,6 +181,9 @@ class IndexCursor(models.Model):
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
     reorgs = models.PositiveIntegerField(default=0, help_text="Reorganisations seen.")
+    # Set by an administrator ("re-index from block"); the next run, under the chain's lock,
+    # rolls back to it and clears it.
+    reindex_from_block = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["chain_id", "deployment_id"]

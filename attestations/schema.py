@@ -325,3 +325,37 @@ def check(schema: str, data: dict | None = None) -> SchemaCheck:
     if errors:
         return SchemaCheck(errors=errors, fields=fields)
     return SchemaCheck(fields=fields, encoded=encode(fields, values))
+
+
+# Decoding what the chain holds
+
+
+# JSON numbers lose digits beyond 2**53 in JavaScript: integer types wider than 48 bits are
+# written as decimal strings (the spelling validate_data accepts), narrower ones as numbers.
+# The type decides, not the value, so a field's JSON type never changes from row to row.
+_JSON_NUMBER_MAX_BITS = 48
+
+
+def decode(fields: list[Field], data: bytes) -> dict:
+    """ABI-decoded `data` as JSON: {name: value}; bytes and addresses as 0x-hex, wide
+    integers as decimal strings. Raises ValueError when the data does not fit the schema."""
+    try:
+        values = eth_abi.decode([f.type for f in fields], data)
+    except Exception as exc:  # eth_abi raises several unrelated types for bad input
+        raise ValueError(f"The data does not decode with the schema: {exc}") from None
+    return {f.name: _json_value(f, f.dims, v) for f, v in zip(fields, values)}
+
+
+def _json_value(f: Field, dims: tuple, value):
+    if dims:
+        return [_json_value(f, dims[:-1], item) for item in value]
+    if f.base == "tuple":
+        return {c.name: _json_value(c, c.dims, v) for c, v in zip(f.components, value)}
+    if f.base == "address":
+        return value.lower()
+    if f.base == "bool" or f.base == "string":
+        return value
+    if f.base.startswith("bytes"):
+        return "0x" + bytes(value).hex()
+    bits = int(f.base.removeprefix("u").removeprefix("int"))
+    return value if bits <= _JSON_NUMBER_MAX_BITS else str(value)

@@ -9,4 +9,7 @@ PERIODIC_TASKS = {
     # Each endpoint has its own interval (monitoring.intervalSeconds); this is how often
     # the task looks for endpoints that are due.
     "Probe RPC endpoints": {"task": "registry.probe_rpcs", "every": 5},
+    # Each chain is read up to its head every run; a run still busy with a chain holds its
+    # lock and the next one skips it.
+    "Index chains": {"task": "attestations.index_chains", "every": 5},
 }

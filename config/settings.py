@@ -170,6 +170,16 @@ RPC_PROBE_SUCCESSES_TO_HEALTHY = env.positive_int("RPC_PROBE_SUCCESSES_TO_HEALTH
 RPC_MAX_LAG_BLOCKS = env.positive_int("RPC_MAX_LAG_BLOCKS", default=5)
 RPC_PROBE_RETENTION_HOURS = env.positive_int("RPC_PROBE_RETENTION_HOURS", default=48)
 
+# The chain indexer (attestations/indexer). Blocks per getLogs adapt between 1 and
+# INDEXER_MAX_RANGE, aiming at INDEXER_TARGET_LOGS logs per range (one transaction each);
+# getAttestation calls go INDEXER_CALL_BATCH_SIZE to a JSON-RPC batch. Block hashes are kept
+# for max(2 x the chain's confirmations, INDEXER_MIN_REORG_WINDOW) blocks.
+INDEXER_MAX_RANGE = env.positive_int("INDEXER_MAX_RANGE", default=10_000)
+INDEXER_TARGET_LOGS = env.positive_int("INDEXER_TARGET_LOGS", default=2_000)
+INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=200)
+INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
+INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
+
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)

@@ -120,9 +120,10 @@ class StubRpc:
                     body = stub.body
                 elif stub.status != 200:
                     body = b"<html>busy</html>"
+                elif isinstance(request, list):  # a JSON-RPC batch
+                    body = json.dumps([stub.respond(item) for item in request]).encode()
                 else:
-                    body = json.dumps({"jsonrpc": "2.0", "id": request.get("id"),
-                                       **stub.answer(request.get("method"))}).encode()
+                    body = json.dumps(stub.respond(request)).encode()
                 self.send_response(stub.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -143,6 +144,14 @@ class StubRpc:
         # A short poll interval: stop() waits for the serving loop to notice.
         threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
         return self
+
+    def respond(self, request: dict) -> dict:
+        return {"jsonrpc": "2.0", "id": request.get("id"),
+                **self.answer_request(request.get("method"), request.get("params") or [])}
+
+    def answer_request(self, method: str, params: list) -> dict:
+        """{"result": ...} or {"error": ...}; subclasses that need the params answer here."""
+        return self.answer(method)
 
     def answer(self, method: str) -> dict:
         results = {"eth_chainId": hex(self.chain_id), "eth_blockNumber": "0x1",

@@ -161,3 +161,28 @@ def eas(eas_node):
     snapshot = eas_node.anvil.rpc("evm_snapshot")
     yield eas_node
     eas_node.anvil.rpc("evm_revert", [snapshot])
+
+
+@dataclass
+class EasChain:
+    """The session's EAS node registered as chain 31337 ("anvil"), with an RPC endpoint and
+    the SchemaRegistry and EAS deployments the indexer follows."""
+
+    node: EasNode
+    chain: object  # registry.models.Chain
+    registry: object  # registry.models.Deployment (schema_registry)
+    eas: object  # registry.models.Deployment (eas)
+
+
+@pytest.fixture
+def eas_chain(eas, db) -> EasChain:
+    from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
+
+    chain = ChainFactory(chain_id=31337, name="Anvil", short_name="anvil", confirmations=2)
+    RpcEndpointFactory(chain=chain, url=eas.anvil.url)
+    registry = DeploymentFactory(chain=chain, kind="schema_registry",
+                                 address=eas.deployment.schema_registry,
+                                 start_block=eas.deployment.schema_registry_block)
+    eas_deployment = DeploymentFactory(chain=chain, kind="eas", address=eas.deployment.eas,
+                                       start_block=eas.deployment.eas_block)
+    return EasChain(eas, chain, registry, eas_deployment)

@@ -1,0 +1,211 @@
+"""The chain indexer: follows the SchemaRegistry and EAS deployments of active chains.
+
+A run, per chain and under the chain's lock: read the head; for each deployment (schema
+registries first, so that attestations find their schema), check the block hashes it stored
+for a reorganisation (rolling back to the fork and re-reading when the chain changed), then
+read from its cursor to the head in adaptive block ranges, one transaction per range.
+Records are read up to the head, without waiting: their confirmations count from it.
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.utils import timezone
+from web3 import Web3
+
+from attestations.indexer import rpc, store
+from attestations.indexer.lock import chain_lock
+from attestations.indexer.reader import read_range
+from attestations.models import IndexCursor
+from registry.chain_client import chain_client
+from registry.models import Chain, Deployment
+
+logger = logging.getLogger(__name__)
+INDEXED_KINDS = (Deployment.Kind.SCHEMA_REGISTRY, Deployment.Kind.EAS)
+
+
+@dataclass
+class DeploymentReport:
+    deployment: Deployment
+    from_block: int = 0
+    next_block: int = 0
+    ranges: int = 0
+    logs: int = 0
+    schemas: int = 0
+    attestations: int = 0
+    revocations: int = 0
+    timestamps: int = 0
+    rolled_back_from: int | None = None
+    reorg: bool = False
+    error: str = ""
+
+    def as_dict(self) -> dict:
+        return {"deployment": self.deployment.pk, "kind": self.deployment.kind,
+                "fromBlock": self.from_block, "nextBlock": self.next_block,
+                "ranges": self.ranges, "logs": self.logs, "schemas": self.schemas,
+                "attestations": self.attestations, "revocations": self.revocations,
+                "timestamps": self.timestamps, "rolledBackFrom": self.rolled_back_from,
+                "reorg": self.reorg, "error": self.error}
+
+
+@dataclass
+class ChainReport:
+    chain_id: int
+    head: int | None = None
+    skipped: str = ""
+    error: str = ""
+    deployments: list[DeploymentReport] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.skipped and not self.error and not any(d.error for d in self.deployments)
+
+    def as_dict(self) -> dict:
+        return {"chainId": self.chain_id, "head": self.head, "skipped": self.skipped,
+                "error": self.error, "deployments": [d.as_dict() for d in self.deployments]}
+
+
+def reorg_window(chain: Chain) -> int:
+    """How many blocks of hashes a cursor keeps: reorganisations deeper than the chain's
+    confirmations are caught too."""
+    return max(2 * chain.confirmations, settings.INDEXER_MIN_REORG_WINDOW)
+
+
+def index_chains() -> list[ChainReport]:
+    """Index every active chain that has deployments to follow (the Celery beat task)."""
+    chains = Chain.objects.filter(status=Chain.Status.ACTIVE,
+                                  deployments__kind__in=INDEXED_KINDS).distinct()
+    return [index_chain(chain) for chain in chains]
+
+
+def index_chain(chain: Chain, *, from_block: int | None = None) -> ChainReport:
+    """One run over the chain's deployments; `from_block` re-reads them from that block."""
+    report = ChainReport(chain.chain_id)
+    with chain_lock(chain.chain_id) as held:
+        if not held:
+            report.skipped = "another run holds the chain's lock"
+            return report
+        deployments = list(Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS))
+        # Schema registries first: an attestation then finds its schema in the same run.
+        deployments.sort(key=lambda d: (d.kind != Deployment.Kind.SCHEMA_REGISTRY, d.pk))
+        w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
+        try:
+            report.head = rpc.block_number(w3)
+        except Exception as exc:
+            report.error = _describe(exc)
+            for deployment in deployments:
+                _record_error(_cursor(deployment), report.error)
+            logger.warning("Indexing chain %s: cannot read the head: %s", chain.chain_id,
+                           report.error)
+            return report
+        for deployment in deployments:
+            report.deployments.append(
+                _index_deployment(w3, chain, deployment, report.head, from_block))
+    return report
+
+
+def _cursor(deployment: Deployment) -> IndexCursor:
+    cursor, _ = IndexCursor.objects.select_related("deployment", "chain").get_or_create(
+        deployment=deployment,
+        defaults={"chain_id": deployment.chain_id, "next_block": deployment.start_block},
+    )
+    return cursor
+
+
+def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
+                      from_block: int | None) -> DeploymentReport:
+    cursor = _cursor(deployment)
+    report = DeploymentReport(deployment, from_block=cursor.next_block)
+    try:
+        requested = from_block if from_block is not None else cursor.reindex_from_block
+        if requested is not None:
+            # An administrator's "re-index from block": cleared whatever else happens.
+            IndexCursor.objects.filter(pk=cursor.pk).update(reindex_from_block=None)
+            _roll_back(cursor, requested, report, reorg=False)
+        _check_reorg(w3, chain, cursor, report)
+        _read_to_head(w3, chain, cursor, head, report)
+    except Exception as exc:
+        report.error = _describe(exc)
+        _record_error(cursor, report.error, range_size=cursor.range_size)
+        logger.warning("Indexing %s stopped at block %s: %s", deployment, cursor.next_block,
+                       report.error)
+    else:
+        now = timezone.now()
+        IndexCursor.objects.filter(pk=cursor.pk).update(
+            head_block=head, last_run_at=now, last_success_at=now, last_error="")
+    report.next_block = cursor.next_block
+    return report
+
+
+def _read_to_head(w3, chain, cursor, head, report) -> None:
+    window = reorg_window(chain)
+    while cursor.next_block <= head:
+        start = cursor.next_block
+        size = cursor.range_size
+        end = min(head, start + size - 1)
+        try:
+            read = read_range(w3, cursor.deployment, start, end)
+        except Exception as exc:
+            if rpc.is_range_too_large(exc) and size > 1:
+                cursor.range_size = max(1, size // 2)
+                logger.info("%s: blocks %s-%s hold too much (%s); trying %s blocks.",
+                            cursor.deployment, start, end, exc, cursor.range_size)
+                continue
+            raise
+        written = store.write_range(cursor, read, head=head, window=window,
+                                    range_size=_next_size(size, end - start + 1, read.logs))
+        report.ranges += 1
+        report.logs += read.logs
+        for name, count in written.items():
+            setattr(report, name, getattr(report, name) + count)
+
+
+def _next_size(size: int, read_blocks: int, logs: int) -> int:
+    """Aim at INDEXER_TARGET_LOGS per range: halve after a crowded range, double after a
+    quiet full-size one."""
+    target = settings.INDEXER_TARGET_LOGS
+    if logs > 2 * target:
+        return max(1, size // 2)
+    if logs < target // 2 and read_blocks == size:
+        return min(settings.INDEXER_MAX_RANGE, size * 2)
+    return size
+
+
+def _check_reorg(w3, chain, cursor, report) -> None:
+    """Compare the newest stored block hash with the chain's; on a difference, find the fork
+    (the newest stored block still on the chain) and roll back to the block after it."""
+    recent = {int(n): h for n, h in cursor.recent_blocks.items()}
+    if not recent:
+        return
+    tip = max(recent)
+    if rpc.block_hashes(w3, [tip])[tip] == recent[tip]:
+        return
+    numbers = sorted(recent)
+    now = rpc.block_hashes(w3, numbers)
+    first_changed = next(n for n in numbers if now[n] != recent[n])
+    kept = [n for n in numbers if n < first_changed]
+    if kept:
+        fork = kept[-1] + 1
+    else:  # deeper than the hashes kept: go back a whole window more
+        fork = max(cursor.deployment.start_block, first_changed - reorg_window(chain))
+    logger.warning("Chain %s reorganised: %s rolls back to block %s.", chain.chain_id,
+                   cursor.deployment, fork)
+    _roll_back(cursor, fork, report, reorg=True)
+
+
+def _roll_back(cursor, from_block, report, *, reorg) -> None:
+    store.rollback(cursor, from_block, reorg=reorg)
+    report.rolled_back_from = from_block if report.rolled_back_from is None \
+        else min(report.rolled_back_from, from_block)
+    report.reorg = report.reorg or reorg
+
+
+def _record_error(cursor: IndexCursor, error: str, **changes) -> None:
+    now = timezone.now()
+    IndexCursor.objects.filter(pk=cursor.pk).update(
+        last_run_at=now, last_error=error[:2000], last_error_at=now, **changes)
+
+
+def _describe(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"

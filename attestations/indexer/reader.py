@@ -1,0 +1,113 @@
+"""Reading one block range of one deployment from the chain: its logs, decoded, and what the
+events do not carry (attestation data, old-style schema records), fetched in batches."""
+
+import logging
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from web3 import Web3
+
+from attestations.indexer import events, rpc
+from attestations.indexer.events import Event, OnChainAttestation
+from registry.models import Deployment
+
+logger = logging.getLogger(__name__)
+ZERO_UID = "0x" + "00" * 32
+
+
+class ChainMoved(Exception):
+    """What the logs announced is not in the chain's state: the chain changed under the read
+    (a reorganisation in progress). Nothing is written; the next run checks the hashes."""
+
+
+@dataclass
+class RangeRead:
+    """Everything one range holds, ready to be written."""
+
+    start: int
+    end: int
+    end_hash: str
+    logs: int = 0
+    # (event, the schema record (uid, resolver, revocable, schema))
+    schemas: list[tuple[Event, tuple]] = field(default_factory=list)
+    attested: list[tuple[Event, OnChainAttestation]] = field(default_factory=list)
+    revoked: list[tuple[Event, OnChainAttestation]] = field(default_factory=list)
+    timestamps: list[Event] = field(default_factory=list)
+    offchain_revocations: list[Event] = field(default_factory=list)
+    # Block hashes seen in this range (the logs' blocks and its last block), for reorg checks.
+    block_hashes: dict[int, str] = field(default_factory=dict)
+
+
+def topics_for(deployment: Deployment) -> list[str]:
+    if deployment.kind == Deployment.Kind.SCHEMA_REGISTRY:
+        return events.REGISTRY_TOPICS
+    return events.EAS_TOPICS
+
+
+def read_range(w3: Web3, deployment: Deployment, start: int, end: int) -> RangeRead:
+    """Read blocks start..end. The last block's hash is read before the logs: if the chain
+    reorganises in between, the stored hash is the older one and the next run notices."""
+    (end_hash,) = rpc.block_hashes(w3, [end]).values()
+    if end_hash is None:
+        raise ChainMoved(f"Block {end} is no longer on the chain.")
+    logs = rpc.get_logs(w3, deployment.address, topics_for(deployment), start, end)
+    read = RangeRead(start, end, end_hash, logs=len(logs), block_hashes={end: end_hash})
+    decoded = []
+    for log in logs:
+        if log.get("removed"):
+            continue
+        if log["address"].lower() != deployment.address:  # the filter is the node's promise
+            continue
+        try:
+            event = events.decode_log(log)
+        except events.MalformedLog as exc:
+            logger.warning("Skipping a malformed log of %s at block %s: %s", deployment,
+                           int(log["blockNumber"], 16), exc)
+            continue
+        if event is not None:
+            decoded.append(event)
+            read.block_hashes[event.position.block_number] = event.position.block_hash
+    if deployment.kind == Deployment.Kind.SCHEMA_REGISTRY:
+        _read_schemas(w3, deployment, decoded, read)
+    else:
+        _read_eas(w3, deployment, decoded, read)
+    return read
+
+
+def _read_schemas(w3: Web3, deployment: Deployment, decoded: list[Event], read: RangeRead):
+    old_style = [e for e in decoded if e.schema_record is None]
+    records = rpc.eth_calls(w3, deployment.address,
+                            [events.uid_call(events.GET_SCHEMA, e.uid) for e in old_style],
+                            settings.INDEXER_CALL_BATCH_SIZE)
+    fetched = {}
+    for event, raw in zip(old_style, records):
+        record = events.decode_schema_record(raw)
+        if record[0] != event.uid:
+            raise ChainMoved(f"Schema {event.uid} is not in the registry's state.")
+        fetched[event.uid] = record[1:]
+    for event in decoded:
+        read.schemas.append((event, event.schema_record or fetched[event.uid]))
+
+
+def _read_eas(w3: Web3, deployment: Deployment, decoded: list[Event], read: RangeRead):
+    uids = list(dict.fromkeys(e.uid for e in decoded if e.kind in ("attested", "revoked")))
+    answers = rpc.eth_calls(w3, deployment.address,
+                            [events.uid_call(events.GET_ATTESTATION, uid) for uid in uids],
+                            settings.INDEXER_CALL_BATCH_SIZE)
+    onchain = {}
+    for uid, raw in zip(uids, answers):
+        attestation = events.decode_attestation(raw)
+        if attestation.uid != uid:
+            raise ChainMoved(f"Attestation {uid} is not in the contract's state.")
+        onchain[uid] = attestation
+    for event in decoded:
+        if event.kind == "attested":
+            read.attested.append((event, onchain[event.uid]))
+        elif event.kind == "revoked":
+            if not onchain[event.uid].revocation_time:
+                raise ChainMoved(f"Attestation {event.uid} is not revoked in the state.")
+            read.revoked.append((event, onchain[event.uid]))
+        elif event.kind == "timestamped":
+            read.timestamps.append(event)
+        elif event.kind == "revoked_offchain":
+            read.offchain_revocations.append(event)

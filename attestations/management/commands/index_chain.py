@@ -1,0 +1,47 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from attestations.indexer import index_chain
+from registry.models import Chain
+
+
+class Command(BaseCommand):
+    help = ("Index a chain's SchemaRegistry and EAS deployments now, up to its head (what the "
+            "Celery beat task does every few seconds), and print what was read.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("chain", help="A chain id or short name.")
+        parser.add_argument("--from-block", type=int, dest="from_block",
+                            help="Forget what was read from this block on and read it again "
+                            "(a backfill, or a repair).")
+
+    def handle(self, *args, chain, from_block=None, **options):
+        try:
+            selected = Chain.objects.by_ref(chain)
+        except Chain.DoesNotExist:
+            raise CommandError(f"No chain {chain!r} is registered.") from None
+        if not selected.is_active:
+            raise CommandError(f"Chain {selected.chain_id} is not active.")
+        if from_block is not None and from_block < 0:
+            raise CommandError("--from-block must be 0 or more.")
+        report = index_chain(selected, from_block=from_block)
+        if report.skipped:
+            raise CommandError(f"Skipped chain {selected.chain_id}: {report.skipped}.")
+        if report.error:
+            raise CommandError(f"Chain {selected.chain_id}: {report.error}")
+        if not report.deployments:
+            self.stdout.write(f"Chain {selected.chain_id} has no EAS or schema registry "
+                              "deployment to index.")
+        for d in report.deployments:
+            line = (f"{d.deployment.kind} {d.deployment.address}: blocks {d.from_block}-"
+                    f"{d.next_block - 1} in {d.ranges} range(s), {d.logs} log(s): "
+                    f"{d.schemas} new schema(s), {d.attestations} new attestation(s), "
+                    f"{d.revocations} revocation(s), {d.timestamps} timestamp(s)")
+            if d.rolled_back_from is not None:
+                line += (f"; {'reorganisation: ' if d.reorg else ''}rolled back to block "
+                         f"{d.rolled_back_from}")
+            self.stdout.write(line)
+            if d.error:
+                self.stderr.write(f"  error: {d.error}")
+        self.stdout.write(f"head {report.head}")
+        if not report.ok:
+            raise CommandError("Some deployments stopped with an error (see above).")
