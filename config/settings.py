@@ -163,6 +163,15 @@ EXECUTOR_SELF_PRESERVATION_MAX_SECONDS = env.positive_int(
 if not 0 < EXECUTOR_SELF_PRESERVATION_SHARE <= 1:
     raise ImproperlyConfigured("EXECUTOR_SELF_PRESERVATION_SHARE must be in (0, 1].")
 
+# Document-binding workflows (verification/workflows.py).
+WORKFLOW_MAX_ATTEMPTS = env.positive_int("WORKFLOW_MAX_ATTEMPTS", default=3)
+WORKFLOW_RETRY_BACKOFF_SECONDS = env.positive_int("WORKFLOW_RETRY_BACKOFF_SECONDS", default=30)
+WORKFLOW_CLAIM_DEADLINE_SECONDS = env.positive_int("WORKFLOW_CLAIM_DEADLINE_SECONDS", default=3600)
+WORKFLOW_DISPATCH_TIMEOUT_SECONDS = env.positive_int("WORKFLOW_DISPATCH_TIMEOUT_SECONDS",
+                                                     default=600)
+WORKFLOW_TX_MISSING_GRACE_SECONDS = env.positive_int("WORKFLOW_TX_MISSING_GRACE_SECONDS",
+                                                     default=60)
+
 # RPC monitoring (the probes and the health model, registry/probes.py).
 RPC_PROBE_CONCURRENCY = env.positive_int("RPC_PROBE_CONCURRENCY", default=256)
 RPC_PROBE_FAILURES_TO_DOWN = env.positive_int("RPC_PROBE_FAILURES_TO_DOWN", default=3)
@@ -236,6 +245,7 @@ SPECTACULAR_SETTINGS = {
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
+        "WorkflowStateEnum": "verification.models.WorkflowState",
     },
 }
 

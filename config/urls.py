@@ -14,5 +14,6 @@ urlpatterns = [
     path("v1/admin/", include("executors.api.admin_urls")),
     path("v1/", include("executors.api.urls")),
     path("", include("attestations.api.urls")),
+    path("", include("verification.api.workflow_urls")),
     path("admin/", admin.site.urls),
 ]

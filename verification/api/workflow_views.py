@@ -1,0 +1,58 @@
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from verification import workflows
+from verification.api import workflow_filters, workflow_serializers as serializers
+from verification.api.workflow_pagination import WorkflowCursorPagination
+from verification.api.workflow_serializers import MAX_IDEMPOTENCY_KEY
+from verification.models import Workflow
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Repeating a request with the same key and body returns the first workflow "
+    "(200); the same key with another body is a 409. Keys are per API key, up to "
+    f"{MAX_IDEMPOTENCY_KEY} printable ASCII characters.",
+)
+
+
+class WorkflowViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Document-binding workflows: a document hash to attest on a chain, followed from the
+    request to the confirmed attestation."""
+
+    queryset = Workflow.objects.all()
+    serializer_class = serializers.WorkflowSerializer
+    filterset_class = workflow_filters.WorkflowFilter
+    pagination_class = WorkflowCursorPagination
+    lookup_value_regex = "[^/]+"
+
+    def get_queryset(self):
+        if self.detail:
+            return Workflow.objects.prefetch_related("transitions")
+        return Workflow.objects.all()
+
+    def get_serializer_class(self):
+        return serializers.WorkflowDetailSerializer if self.detail else serializers.WorkflowSerializer
+
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], request=serializers.WorkflowCreateSerializer,
+                   responses={201: serializers.WorkflowDetailSerializer,
+                              200: serializers.WorkflowDetailSerializer})
+    def create(self, request):
+        """Bind a document: queue an attestation of `documentHash` on `chainId`."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY
+                                    and key.isascii() and key.isprintable()):
+            raise ValidationError({"idempotency_key": [
+                f"Expected 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters."]})
+        body = serializers.WorkflowCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        workflow, created = workflows.workflow_create(
+            holder=request.auth, chain_id=data["chain_id"], document_hash=data["document_hash"],
+            schema_uid=data.get("schema_id"), data=data["data"], idempotency_key=key,
+            fingerprint=workflows.request_fingerprint(request.data),
+        )
+        workflow = Workflow.objects.prefetch_related("transitions").get(pk=workflow.pk)
+        return Response(serializers.WorkflowDetailSerializer(workflow).data,
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
