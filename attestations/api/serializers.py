@@ -1,5 +1,7 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from attestations.models import Attestation, Schema
 from config.api.serializers import StrictSerializer
 from registry.api.serializers import NativeCurrencySerializer
 from registry.models import Chain, Deployment
@@ -110,3 +112,61 @@ class SchemaValidateResponseSerializer(serializers.Serializer):
         allow_null=True, help_text="The data ABI-encoded as EAS stores it (0x-hex); null "
         "without data or when anything is invalid.",
     )
+
+
+@extend_schema_field({"type": "string", "pattern": "^0x([0-9a-f]{2})*$", "example": "0x1234"})
+class HexBytesField(serializers.Field):
+    """Raw bytes as 0x + lowercase hex."""
+
+    def to_representation(self, value):
+        return "0x" + bytes(value).hex()
+
+
+class OnChainFieldsMixin(serializers.Serializer):
+    chain_id = serializers.IntegerField()
+    tx_hash = serializers.CharField(help_text="The transaction that emitted the record's event.")
+    block_number = serializers.IntegerField()
+    confirmations = serializers.IntegerField(
+        help_text="Blocks from the record's block to the chain's head as the indexer last saw "
+        "it, that block included; compare with the chain's `confirmations`.")
+
+
+class PublicSchemaSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+    fields = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Parsed fields [{name, type, components?}], as `POST /schemas/validate` "
+        "returns them; empty when the schema string does not parse.")
+    document_hash_field = serializers.CharField(
+        allow_null=True, help_text="The bytes32 field that holds a document hash, or null.")
+    attestation_count = serializers.IntegerField(help_text="Attestations indexed with it.")
+
+    class Meta:
+        model = Schema
+        fields = [
+            "uid", "chain_id", "schema", "fields", "resolver", "revocable", "attestation_count",
+            "document_hash_field", "registerer", "tx_hash", "block_number", "confirmations",
+        ]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["document_hash_field"] = data["document_hash_field"] or None
+        return data
+
+
+class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+    schema_id = serializers.CharField(source="schema_uid")
+    revoked = serializers.BooleanField(help_text="Whether it has a revocation time.")
+    data = HexBytesField(help_text="The attestation data as attested (ABI-encoded).")
+    decoded = serializers.DictField(
+        allow_null=True, help_text="The data decoded by its schema, keyed by field name; null "
+        "when the schema is unknown or the data does not decode.")
+    document_hash = serializers.CharField(
+        allow_null=True, help_text="The document hash, when the schema has one.")
+
+    class Meta:
+        model = Attestation
+        fields = [
+            "uid", "chain_id", "schema_id", "attester", "recipient", "ref_uid", "time",
+            "expiration_time", "revocation_time", "revocable", "revoked", "data", "decoded",
+            "document_hash", "tx_hash", "block_number", "confirmations",
+        ]

@@ -6,4 +6,5 @@ from attestations.api import views
 router = SimpleRouter(trailing_slash=False)
 router.register("chains", views.ChainViewSet, basename="public-chain")
 router.register("schemas", views.SchemaViewSet, basename="public-schema")
+router.register("attestations", views.AttestationViewSet, basename="public-attestation")
 urlpatterns = router.urls

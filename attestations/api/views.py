@@ -1,14 +1,24 @@
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from attestations import schema
 from attestations.api import filters, serializers
+from attestations.models import Attestation, Schema
+from config.api.errors import Conflict
+from config.api.pagination import KeysetPagination
 from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
+from registry.validators import InvalidHex, normalize_bytes32
+
+
+class AttestationPagination(KeysetPagination):
+    time_field = "time"
 
 
 class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -40,8 +50,58 @@ class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         )
 
 
-class SchemaViewSet(viewsets.GenericViewSet):
-    """EAS schemas: the grammar check of a schema string and of data for it."""
+class UidLookupMixin:
+    """Retrieve by EAS UID. A UID does not include the chain id, so the same one can exist on
+    two chains: `?chainId=` (a filter of the list, applied here too) narrows, and without it
+    a UID held by several chains is a 409 naming them, never a guess."""
+
+    lookup_field = "uid"
+    lookup_value_regex = "[^/]+"  # a malformed UID reaches the view: a 400, not a 404
+    conflict_actions = ("retrieve",)
+    bad_request_actions = ("retrieve",)
+
+    def get_object(self):
+        try:
+            uid = normalize_bytes32(self.kwargs["uid"])
+        except InvalidHex as exc:
+            raise ValidationError({"uid": [str(exc)]}) from None
+        queryset = self.filter_queryset(self.get_queryset()).filter(uid=uid).order_by("chain_id")
+        found = list(queryset[:MAX_CHAINS_NAMED])
+        if not found:
+            raise NotFound(f"No {self.record_name} with this UID on an active chain.")
+        if len(found) > 1:
+            chains = ", ".join(str(record.chain_id) for record in found)
+            raise Conflict(f"This UID exists on chains {chains}: add ?chainId= to choose one.",
+                           code="ambiguous_uid")
+        return found[0]
+
+
+MAX_CHAINS_NAMED = 20
+UID_PARAMETERS = [
+    OpenApiParameter("uid", {"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$"},
+                     OpenApiParameter.PATH, description="The EAS UID (32 bytes, 0x-hex)."),
+    OpenApiParameter("chainId", OpenApiTypes.INT64, description="The chain to read it from; "
+                     "needed only when the UID exists on several chains (else a 409)."),
+]
+ON_ACTIVE_CHAINS = Q(chain__status=Chain.Status.ACTIVE)
+
+
+@extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
+class SchemaViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                    viewsets.GenericViewSet):
+    """EAS schemas registered on active chains, in the order of registration per chain;
+    and the grammar check of a schema string and of data for it."""
+
+    serializer_class = serializers.PublicSchemaSerializer
+    filterset_class = filters.SchemaFilter
+    record_name = "schema"
+
+    def get_queryset(self):
+        return (
+            Schema.objects.filter(ON_ACTIVE_CHAINS).with_confirmations()
+            .defer("parse_error", "block_hash", "log_index", "indexed_at", "deployment")
+            .order_by("chain_id", "block_number", "log_index")
+        )
 
     @extend_schema(
         request=serializers.SchemaValidateRequestSerializer,
@@ -57,3 +117,22 @@ class SchemaViewSet(viewsets.GenericViewSet):
         result = schema.check(body.validated_data["schema"], body.validated_data.get("data"))
         # Rendered from the dict: the serializer above only documents the shape.
         return Response(result.as_dict())
+
+
+@extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
+class AttestationViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                         viewsets.GenericViewSet):
+    """EAS attestations on active chains, newest first (by attestation time, then by the
+    order of indexing), with an opaque cursor that stays put while new ones arrive."""
+
+    serializer_class = serializers.AttestationSerializer
+    filterset_class = filters.AttestationFilter
+    pagination_class = AttestationPagination
+    record_name = "attestation"
+
+    def get_queryset(self):
+        return (
+            Attestation.objects.filter(ON_ACTIVE_CHAINS).with_confirmations()
+            .defer("block_hash", "log_index", "indexed_at", "deployment", "schema")
+            .order_by("-time", "-id")
+        )

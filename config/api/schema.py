@@ -43,13 +43,15 @@ class AutoSchema(BaseAutoSchema):
         }
         codes = ["401", "403"] if self.get_auth() else []
         method = self.method.upper()
-        if method in ("POST", "PATCH", "PUT") or self._is_list_view():
+        action = getattr(self.view, "action", None)
+        # Also where a view checks its path parameter's format (`bad_request_actions`).
+        if (method in ("POST", "PATCH", "PUT") or self._is_list_view()
+                or action in getattr(self.view, "bad_request_actions", ())):
             codes.append("400")
         if "{" in self.path:
             codes.append("404")
         # A conflict is possible where a record is written (a duplicate, a reference) and
         # in the actions a view names in `conflict_actions`.
-        action = getattr(self.view, "action", None)
         if action in ("create", "update", "partial_update", "destroy") or action in getattr(
             self.view, "conflict_actions", ()
         ):
