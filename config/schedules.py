@@ -12,4 +12,6 @@ PERIODIC_TASKS = {
     # Each chain is read up to its head every run; a run still busy with a chain holds its
     # lock and the next one skips it.
     "Index chains": {"task": "attestations.index_chains", "every": 5},
+    # Expiry, abandoned jobs, receipts of submitted workflows, reorganisations.
+    "Track workflows": {"task": "verification.track_workflows", "every": 5},
 }

@@ -343,4 +343,5 @@ def job_payload(workflow: Workflow) -> dict:
     eas = (Deployment.objects.filter(chain_id=workflow.chain_id, kind=Deployment.Kind.EAS)
            .order_by("id").values_list("address", flat=True).first())
     return {"workflow": workflow, "schema": schema, "eas_address": eas,
+            "revocable": schema.revocable,
             "encoded_data": "0x" + encoded_data(workflow, schema).hex()}

@@ -76,6 +76,8 @@ class JobSerializer(serializers.Serializer):
     encoded_data = serializers.CharField(help_text="The attestation data, ABI-encoded.")
     eas_address = serializers.CharField(allow_null=True,
                                         help_text="The chain's EAS deployment to attest with.")
+    revocable = serializers.BooleanField(help_text="Whether to attest revocably (as the "
+                                         "schema allows).")
     attempt = serializers.IntegerField(source="workflow.attempts")
     dispatched_at = serializers.DateTimeField(source="workflow.dispatched_at")
 

@@ -1,0 +1,54 @@
+import os
+import signal
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from web3 import HTTPProvider, Web3
+
+from registry.chain_client import chain_client
+from registry.models import Chain
+from verification.reference_executor import ReferenceExecutor, ServiceClient
+
+
+class Command(BaseCommand):
+    help = ("Run the reference executor of a chain over the service's HTTP API (SERVICE_URL, "
+            "EXECUTOR_API_KEY), signing EAS attestations with EXECUTOR_PRIVATE_KEY.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--chain", required=True, help="A chain id or short name.")
+        parser.add_argument("--once", action="store_true",
+                            help="Process what is queued now, wait for the receipts, exit 0.")
+        parser.add_argument("--name", default="reference-executor")
+        parser.add_argument("--receipt-timeout", type=float, default=120.0)
+        parser.add_argument("--poll-seconds", type=float, default=2.0)
+
+    def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, **options):
+        needed = {"SERVICE_URL": os.environ.get("SERVICE_URL", ""),
+                  "EXECUTOR_API_KEY": os.environ.get("EXECUTOR_API_KEY", ""),
+                  "EXECUTOR_PRIVATE_KEY": settings.EXECUTOR_PRIVATE_KEY}
+        missing = [variable for variable, value in needed.items() if not value]
+        if missing:
+            raise CommandError(f"Set {', '.join(missing)}.")
+        rpc_url = os.environ.get("EXECUTOR_RPC_URL", "")
+
+        def web3_for(chain_id: int) -> Web3:
+            if rpc_url:
+                return Web3(HTTPProvider(rpc_url, request_kwargs={"timeout": 10}))
+            return chain_client(Chain.objects.get(pk=chain_id))  # its best endpoint
+
+        service = ServiceClient(needed["SERVICE_URL"], needed["EXECUTOR_API_KEY"])
+        try:
+            executor = ReferenceExecutor(service, chain, needed["EXECUTOR_PRIVATE_KEY"], web3_for,
+                                         name=name,
+                                         receipt_timeout=receipt_timeout,
+                                         poll_seconds=poll_seconds, out=self.stdout.write)
+        except (LookupError, ValueError) as exc:
+            raise CommandError(str(exc)) from None
+        previous = {signum: signal.signal(signum, lambda *_: executor.stop())
+                    for signum in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            sent = executor.run(once=once)
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        self.stdout.write(f"done: {len(sent)} job(s)")
