@@ -1,0 +1,149 @@
+"""GET /attestations at scale: the query plan of every filter with the newest-first order,
+and the time of a page, on a PostgreSQL table of many attestations.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/queries_bench \\
+        .venv/bin/python bench/queries.py [--rows 300000] [--repeat 20]
+
+Fills the table once with generated rows (3 chains, 50 schemas, 2,000 attesters, 5 %
+revoked, many attestations sharing a second as a multiAttest makes them); later runs reuse
+it. Prints, per query, the indexes its plan uses, whether it sorts, and the median time of
+the request through Django's handler (key authentication included).
+"""
+
+import argparse
+import re
+import statistics
+import time
+
+from harness import bench_env, ensure_database, say, setup_django
+
+QUERIES = {
+    "newest first": "",
+    "chainId": "chainId=31337",
+    "schemaId": "schemaId={schema}",
+    "attester": "attester={attester}",
+    "recipient": "recipient={recipient}",
+    "documentHash": "documentHash={document}",
+    "revoked=true": "revoked=true",
+    "revoked=false": "revoked=false",
+    "from/to (a day)": "from=2026-06-01T00:00:00Z&to=2026-06-02T00:00:00Z",
+    "attester+schemaId": "attester={attester}&schemaId={schema}",
+    "chainId+from": "chainId=31337&from=2026-03-01",
+}
+
+
+def fill(rows: int) -> None:
+    from django.db import connection
+
+    from attestations.models import Attestation, IndexCursor, Schema
+    from tests.factories import ChainFactory, DeploymentFactory, SchemaFactory
+
+    if Attestation.objects.count() >= rows:
+        return
+    say(f"filling {rows} attestations (once) ...")
+    Attestation.objects.all().delete()
+    if not Schema.objects.exists():
+        for chain_id in (31337, 10, 8453):
+            chain = ChainFactory(chain_id=chain_id)
+            eas = DeploymentFactory(chain=chain, kind="eas")
+            IndexCursor.objects.create(deployment=eas, chain=chain, next_block=rows,
+                                       head_block=rows)
+            for _ in range(17):
+                SchemaFactory(chain=chain, deployment__chain=chain)
+    with connection.cursor() as cur:
+        # 20 attestations per block, an hour apart, sharing their time as a multiAttest does.
+        cur.execute("""
+            INSERT INTO attestations_attestation
+              (chain_id, deployment_id, tx_hash, block_number, block_hash, log_index, uid,
+               schema_uid, schema_id, attester, recipient, ref_uid, time, revocable, data,
+               decoded, document_hash, revocation_time, indexed_at)
+            SELECT s.chain_id, d.id, '0x' || lpad(to_hex(n / 20), 64, '0'), n / 20,
+                   '0x' || 'b' || lpad(to_hex(n / 20), 63, '0'), n %% 20,
+                   '0x' || 'a' || lpad(to_hex(n), 63, '0'), s.uid, s.id,
+                   '0x' || 'e' || lpad(to_hex(n %% 2000), 39, '0'),
+                   '0x' || 'c' || lpad(to_hex(n %% 5000), 39, '0'),
+                   '0x' || repeat('0', 64),
+                   timestamptz '2026-01-01' + make_interval(secs => n / 20 * 3600),
+                   true, decode('d' || lpad(to_hex(n), 63, '0'), 'hex'),
+                   jsonb_build_object('documentHash', '0x' || 'd' || lpad(to_hex(n), 63, '0')),
+                   '0x' || 'd' || lpad(to_hex(n), 63, '0'),
+                   CASE WHEN n %% 20 = 7 THEN timestamptz '2026-12-01' END, now()
+            FROM generate_series(1, %s) AS n
+            JOIN LATERAL (SELECT * FROM attestations_schema ORDER BY id
+                          OFFSET n %% 51 LIMIT 1) s ON true
+            JOIN registry_deployment d ON d.chain_id = s.chain_id AND d.kind = 'eas'
+        """, [rows])
+        cur.execute("ANALYZE attestations_attestation")
+
+
+def plan(sql: str, params) -> str:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+        text = "\n".join(row[0] for row in cur.fetchall())
+    # The attestation table's indexes (the confirmations subquery reads the cursors').
+    indexes = sorted({name for name in re.findall(r"(?:using|Index Scan on) (\w+)", text)
+                      if "indexcursor" not in name})
+    sort = "Sort" if re.search(r"\bSort\b", text) else "no sort"
+    ms = re.search(r"Execution Time: ([\d.]+)", text)[1]
+    return f"{', '.join(indexes) or 'SEQ SCAN'}; {sort}; {float(ms):.2f} ms in PostgreSQL"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=300_000)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+
+    env = bench_env()
+    ensure_database(env)
+    setup_django(env)
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from registry.models import ApiKey, KeyScope
+
+    fill(args.rows)
+    key = ApiKey.issue(name="bench", scope=KeyScope.API)[1]
+    client = Client(HTTP_X_API_KEY=key, HTTP_HOST="127.0.0.1")
+    with connection.cursor() as cur:
+        cur.execute("SELECT schema_uid, attester, recipient, document_hash FROM "
+                    "attestations_attestation ORDER BY id DESC LIMIT 1 OFFSET 5000")
+        schema, attester, recipient, document = cur.fetchone()
+    values = {"schema": schema, "attester": attester, "recipient": recipient,
+              "document": document}
+    say(f"{args.rows} attestations; page of 50; median of {args.repeat} requests")
+
+    def timed(url):
+        times = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            response = client.get(url)
+            times.append(time.perf_counter() - started)
+            assert response.status_code == 200, response.content
+        return response, statistics.median(times) * 1000
+
+    client.get("/attestations")
+    for name, query in QUERIES.items():
+        url = "/attestations?" + query.format(**values)
+        with CaptureQueriesContext(connection) as queries:
+            response, ms = timed(url)
+        sql = [q["sql"] for q in queries.captured_queries if "attestations_attestation" in q["sql"]]
+        say(f"{name:20} {ms:7.2f} ms/request; {len(response.json()['results']):3} rows; "
+            f"{plan(sql[-1], None)}")
+    # A deep page: the cursor after 100 pages costs what the first does.
+    url = "/attestations?limit=500"
+    for _ in range(20):
+        url = client.get(url).json()["next"]
+    response, ms = timed(url)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    sql = [q["sql"] for q in queries.captured_queries if "attestations_attestation" in q["sql"]]
+    say(f"{'cursor, 10,000 deep':20} {ms:7.2f} ms/request; "
+        f"{len(response.json()['results']):3} rows; {plan(sql[-1], None)}")
+
+
+if __name__ == "__main__":
+    main()
