@@ -56,6 +56,15 @@ def problem_response(status: int, **fields) -> JsonResponse:
     return JsonResponse(problem(status, **fields), status=status, content_type=PROBLEM_CONTENT_TYPE)
 
 
+def error_response(request, status: int, **fields):
+    """A problem document; under /trpc, the tRPC or JSON-RPC envelope its clients read."""
+    if request.path_info == "/trpc" or request.path_info.startswith("/trpc/"):
+        from config.trpc.views import error_response as envelope  # the views import DRF
+
+        return envelope(request, status, fields.get("detail"))
+    return problem_response(status, **fields)
+
+
 class ProblemDetailsMiddleware:
     """Turn every error that is not already JSON into an RFC 9457 problem document."""
 
@@ -69,7 +78,7 @@ class ProblemDetailsMiddleware:
         content_type = response.get("Content-Type", "")
         if "json" in content_type:
             return response
-        converted = problem_response(response.status_code)
+        converted = error_response(request, response.status_code)
         for header in ("Allow", "WWW-Authenticate", "Retry-After"):
             if header in response:
                 converted[header] = response[header]
@@ -82,7 +91,7 @@ class ProblemDetailsMiddleware:
         # error trackers as Django (and the DRF handler) would.
         logger.exception("Unhandled exception on %s %s", request.method, request.path)
         got_request_exception.send(sender=type(self), request=request)
-        return problem_response(500)
+        return error_response(request, 500)
 
 
 class BodySizeLimitMiddleware:
@@ -95,10 +104,10 @@ class BodySizeLimitMiddleware:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return problem_response(400, detail="The Content-Length header is not a number.")
+            return error_response(request, 400, detail="The Content-Length header is not a number.")
         limit = settings.MAX_REQUEST_BODY_BYTES
         if length > limit:
-            return problem_response(
-                413, detail=f"The request body is {length} bytes; the limit is {limit} bytes."
+            return error_response(
+                request, 413, detail=f"The request body is {length} bytes; the limit is {limit} bytes."
             )
         return self.get_response(request)

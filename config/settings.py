@@ -189,6 +189,11 @@ INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=20
 INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
 INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
 
+# /trpc (config/trpc): superjson-wrapped inputs and outputs for clients created with
+# `transformer: superjson`; the most calls one batch may hold.
+TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
+TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
+
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)

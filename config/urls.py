@@ -15,5 +15,6 @@ urlpatterns = [
     path("v1/", include("executors.api.urls")),
     path("", include("attestations.api.urls")),
     path("", include("verification.api.workflow_urls")),
+    path("", include("config.trpc.urls")),
     path("admin/", admin.site.urls),
 ]

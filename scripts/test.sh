@@ -43,14 +43,16 @@ else
   echo "==> NOTE: Redis is not reachable at 127.0.0.1:${REDIS_PORT}: tests that need it are skipped."
 fi
 
-# The local chain (anvil and the EAS contracts, from npm): mandatory in CI.
+# The local chain (anvil and the EAS contracts, from npm) and the real clients of /trpc
+# (@trpc/client from npm, Debian's chromium): mandatory in CI.
 if command -v npm >/dev/null 2>&1; then
   ./scripts/chain_tools.sh
+  ./scripts/client_tools.sh
 elif [ "${CI:-}" = "true" ]; then
-  echo "FAIL: npm is needed to install anvil, and CI requires it." >&2
+  echo "FAIL: npm is needed to install anvil and the tRPC clients, and CI requires it." >&2
   exit 1
 else
-  echo "==> NOTE: npm is missing: the tests that need anvil are skipped."
+  echo "==> NOTE: npm is missing: the tests that need anvil or the tRPC clients are skipped."
 fi
 
 exec .venv/bin/python -m pytest "$@"

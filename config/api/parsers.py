@@ -61,9 +61,25 @@ def _unstorable(data) -> str | None:
     return None
 
 
+def loads_strict(text: str, what: str = "The request body"):
+    """Strict JSON (no NaN, Infinity or numbers beyond them), not too deep, and nothing a
+    database cannot store; ParseError otherwise. `what` names the text in the message."""
+    if _nests_deeper_than(text, MAX_JSON_DEPTH):
+        raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    except RecursionError:
+        raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ParseError(f"{what} is not valid JSON: {exc}") from exc
+    problem = _unstorable(data)
+    if problem:
+        raise ParseError(problem.replace("The request body", what))
+    return data
+
+
 class JSONParser(CamelCaseJSONParser):
-    """camelCase JSON in, snake_case data out; strict JSON (no NaN, Infinity or numbers
-    beyond them), and nothing a database cannot store."""
+    """camelCase JSON in, snake_case data out (parsed by `loads_strict`)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -71,15 +87,4 @@ class JSONParser(CamelCaseJSONParser):
             text = stream.read().decode(encoding)
         except UnicodeDecodeError as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from exc
-        if _nests_deeper_than(text, MAX_JSON_DEPTH):
-            raise ParseError(f"The request body nests deeper than {MAX_JSON_DEPTH} levels.")
-        try:
-            data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
-        except RecursionError:
-            raise ParseError(f"The request body nests deeper than {MAX_JSON_DEPTH} levels.") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ParseError(f"The request body is not valid JSON: {exc}") from exc
-        problem = _unstorable(data)
-        if problem:
-            raise ParseError(problem)
-        return underscoreize(data, **self.json_underscoreize)
+        return underscoreize(loads_strict(text), **self.json_underscoreize)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The real clients the /trpc and CORS tests drive (nothing is committed):
+#   .cache/clients/trpc-v11, .cache/clients/trpc-v10   @trpc/client (and superjson) from npm
+#   chromium                                          Debian's package, for the browser test
+# Safe to run again; does nothing when they are there. Needs node and npm; chromium is
+# installed with apt-get when this runs as root, else the browser test is skipped (CI fails).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRPC_V11="11.25.2"
+TRPC_V10="10.45.4"
+SUPERJSON="2.2.6"
+
+install_client() {  # dir version packages...
+  local dir="$1" version="$2"
+  shift 2
+  if [ "$(cat "$dir/VERSION" 2>/dev/null)" != "$version" ]; then
+    echo "==> Installing @trpc/client ${version} (npm) into ${dir}"
+    rm -rf "$dir" && mkdir -p "$dir"
+    # --legacy-peer-deps: the client's peer typescript is for type checking only.
+    npm install --no-save --no-audit --no-fund --loglevel=error --legacy-peer-deps \
+      --prefix "$dir" "$@" >/dev/null
+    echo "$version" > "$dir/VERSION"
+  fi
+}
+install_client .cache/clients/trpc-v11 "$TRPC_V11+$SUPERJSON" \
+  "@trpc/client@${TRPC_V11}" "@trpc/server@${TRPC_V11}" "superjson@${SUPERJSON}"
+install_client .cache/clients/trpc-v10 "$TRPC_V10+$SUPERJSON" \
+  "@trpc/client@${TRPC_V10}" "@trpc/server@${TRPC_V10}" "superjson@${SUPERJSON}"
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> Installing chromium (Debian) for the browser test"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "==> NOTE: chromium is missing and this is not root: the browser test is skipped."
+  fi
+fi

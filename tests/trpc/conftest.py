@@ -1,0 +1,43 @@
+import json
+from urllib.parse import quote
+
+import pytest
+
+from tests.factories import ChainFactory
+
+SCHEMA = "bytes32 documentHash,string name"
+DOCUMENT_HASH = "0x" + "ab" * 32
+
+
+@pytest.fixture
+def chains(db):
+    """Two active chains, one of them a testnet."""
+    return [
+        ChainFactory(chain_id=31337, name="Anvil", short_name="anvil", is_testnet=True),
+        ChainFactory(chain_id=1, name="Ethereum", short_name="eth", is_testnet=False),
+    ]
+
+
+def query_url(paths: str, data=None, *, batch: bool = False) -> str:
+    """The URL @trpc/client builds for a query (or a batch of them)."""
+    url = f"/trpc/{paths}"
+    params = ["batch=1"] if batch else []
+    if data is not None:
+        params.append("input=" + quote(json.dumps(data)))
+    return url + ("?" + "&".join(params) if params else "")
+
+
+def assert_error(envelope: dict, name: str, status: int, path: str | None = None) -> dict:
+    """A tRPC error envelope with this code name, HTTP status (and path); its shape."""
+    from config.trpc.errors import CODES_BY_STATUS, PARSE_ERROR
+
+    assert set(envelope) == {"error"}, envelope
+    shape = envelope["error"]
+    numbers = dict([*CODES_BY_STATUS.values(), PARSE_ERROR])
+    assert shape["code"] == numbers[name], shape
+    assert shape["data"]["code"] == name and shape["data"]["httpStatus"] == status, shape
+    assert shape["message"]
+    if path is not None:
+        assert shape["data"]["path"] == path
+    assert shape["data"]["problem"]["status"] == status
+    return shape
