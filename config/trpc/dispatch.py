@@ -32,18 +32,25 @@ _OUTER_ONLY = ("HTTP_TRPC_ACCEPT", "HTTP_TRPC_BATCH_MODE", "HTTP_ACCEPT", "HTTP_
 class Procedure:
     kind: str  # QUERY (GET) or MUTATION (POST)
     url_name: str  # the REST route it runs
+    renamed: tuple = ()  # (URL parameter, input field) where the field is not its camelCase
 
     @property
     def method(self) -> str:
         return "GET" if self.kind == QUERY else "POST"
 
+    def input_field(self, param: str) -> str:
+        return dict(self.renamed).get(param) or camel_attr(param)
 
-def query(url_name: str) -> Procedure:
-    return Procedure(QUERY, url_name)
+
+def query(url_name: str, **renamed: str) -> Procedure:
+    """A query running the GET of route `url_name`; `pk="workflowId"` fills the URL
+    parameter `pk` from the input field `workflowId` (by default, `chain_id` from `chainId`)."""
+    return Procedure(QUERY, url_name, tuple(renamed.items()))
 
 
-def mutation(url_name: str) -> Procedure:
-    return Procedure(MUTATION, url_name)
+def mutation(url_name: str, **renamed: str) -> Procedure:
+    """A mutation running the POST of route `url_name` (URL parameters as for `query`)."""
+    return Procedure(MUTATION, url_name, tuple(renamed.items()))
 
 
 def invalid_input(attr: str, detail: str) -> RpcError:
@@ -86,7 +93,7 @@ def call(procedure: Procedure, request, holder, data):
     rest = dict(data)
     kwargs = {}
     for param in path_params(procedure.url_name):
-        attr = camel_attr(param)
+        attr = procedure.input_field(param)
         value = rest.pop(attr, None)
         if value is None:
             raise invalid_input(attr, "This field is required.")

@@ -13,4 +13,7 @@ PROCEDURES = {
     "chains.list": query("public-chain-list"),
     "chains.get": query("public-chain-detail"),
     "schemas.validate": mutation("public-schema-validate"),
+    "workflows.create": mutation("workflow-list"),
+    "workflows.get": query("workflow-detail", pk="workflowId"),
+    "workflows.list": query("workflow-list"),
 }
