@@ -12,7 +12,11 @@ from config.trpc.dispatch import mutation, query
 PROCEDURES = {
     "chains.list": query("public-chain-list"),
     "chains.get": query("public-chain-detail"),
+    "schemas.list": query("public-schema-list"),
+    "schemas.get": query("public-schema-detail"),
     "schemas.validate": mutation("public-schema-validate"),
+    "attestations.list": query("public-attestation-list"),
+    "attestations.get": query("public-attestation-detail"),
     "workflows.create": mutation("workflow-list"),
     "workflows.get": query("workflow-detail", pk="workflowId"),
     "workflows.list": query("workflow-list"),

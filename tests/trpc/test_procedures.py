@@ -1,12 +1,15 @@
 """The procedures answer what their REST routes answer (SPEC section 7)."""
 
 import json
+from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.urls import resolve, reverse
 
 from config.trpc.dispatch import path_params
 from config.trpc.procedures import PROCEDURES
+from tests.factories import AttestationFactory, ChainFactory, IndexCursorFactory, SchemaFactory
 from tests.trpc.conftest import assert_error, query_url
 from tests.verification.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 
@@ -27,8 +30,7 @@ def test_each_procedure_names_a_route_with_its_method(name):
 
 def test_the_spec_procedures_that_exist_are_registered():
     # Those whose REST endpoint is not built yet come with it (config/trpc/procedures.py).
-    assert {"chains.list", "schemas.validate", "workflows.create", "workflows.get",
-            "workflows.list"} <= set(PROCEDURES)
+    assert SPEC_PROCEDURES - {"verify"} <= set(PROCEDURES)
     assert set(PROCEDURES) - SPEC_PROCEDURES <= {"chains.get"}
 
 
@@ -62,3 +64,38 @@ def test_workflow_errors_keep_their_rest_status(api, document_schema):  # noqa: 
     assert_error(invalid.json(), "BAD_REQUEST", 400, "workflows.create")
     missing = api.get(query_url("workflows.get", {"workflowId": "nope"}))
     assert_error(missing.json(), "NOT_FOUND", 404, "workflows.get")
+
+
+def same_as_rest(api, procedure, data, rest_url):
+    answer = api.get(query_url(procedure, data))
+    assert answer.status_code == 200, answer.content
+    assert answer.json() == {"result": {"data": api.get(rest_url).json()}}
+    return answer.json()["result"]["data"]
+
+
+def test_schemas_and_attestations_are_listed_read_and_paged(api):
+    chain = ChainFactory(chain_id=31337, confirmations=2)
+    IndexCursorFactory(chain=chain, deployment__chain=chain, head_block=120)
+    schema = SchemaFactory(chain=chain, deployment__chain=chain)
+    start = datetime(2026, 11, 21, 10, tzinfo=UTC)
+    made = [AttestationFactory(schema=schema, time=start + timedelta(minutes=n)) for n in range(3)]
+
+    same_as_rest(api, "schemas.list", {"chainId": 31337}, "/schemas?chainId=31337")
+    same_as_rest(api, "schemas.get", {"uid": schema.uid}, f"/schemas/{schema.uid}")
+    page = same_as_rest(api, "attestations.list", {"limit": 2}, "/attestations?limit=2")
+    assert [a["uid"] for a in page["results"]] == [made[2].uid, made[1].uid]
+    cursor = parse_qs(urlparse(page["next"]).query)["cursor"][0]  # the next page's input
+    rest = same_as_rest(api, "attestations.list", {"limit": 2, "cursor": cursor}, page["next"])
+    assert [a["uid"] for a in rest["results"]] == [made[0].uid]
+    same_as_rest(api, "attestations.get", {"uid": made[0].uid, "chainId": 31337},
+                 f"/attestations/{made[0].uid}?chainId=31337")
+
+
+def test_attestation_input_errors_are_the_rest_ones(api):
+    bad_filter = api.get(query_url("attestations.list", {"revoked": 1}))
+    shape = assert_error(bad_filter.json(), "BAD_REQUEST", 400, "attestations.list")
+    assert shape["data"]["problem"]["errors"][0]["attr"] == "revoked"
+    bad_uid = api.get(query_url("attestations.get", {"uid": "0x12"}))
+    assert_error(bad_uid.json(), "BAD_REQUEST", 400, "attestations.get")
+    unknown = api.get(query_url("schemas.get", {"uid": "0x" + "00" * 32}))
+    assert_error(unknown.json(), "NOT_FOUND", 404, "schemas.get")
