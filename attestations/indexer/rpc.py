@@ -14,8 +14,9 @@ from registry.chain_client import NoEndpointAvailable
 _TOO_MUCH = (
     "more than", "too many", "limit exceeded", "exceeds", "exceeded", "response size",
     "range is too large", "block range", "range too large", "query timeout", "timed out",
-    "query returned", "response too large",
+    "query returned", "response too large", "is limited to",
 )
+LIMIT_EXCEEDED = -32005  # EIP-1474's "limit exceeded"
 
 
 class RpcError(Exception):
@@ -30,7 +31,7 @@ class RpcError(Exception):
 def is_range_too_large(exc: Exception) -> bool:
     """Whether a smaller block range may succeed where this failed."""
     if isinstance(exc, RpcError):
-        return any(marker in exc.message.lower() for marker in _TOO_MUCH)
+        return exc.code == LIMIT_EXCEEDED or any(marker in exc.message.lower() for marker in _TOO_MUCH)
     # Every endpoint timed out: the range may be what takes so long.
     return isinstance(exc, NoEndpointAvailable) and "timed out" in str(exc)
 

@@ -1,0 +1,188 @@
+"""How the indexer runs: adaptive block ranges, the per-chain lock, errors on the cursor, the
+old Registered event shape, the Celery task and `manage.py index_chain`."""
+
+from io import StringIO
+
+import eth_abi
+import psycopg
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from attestations import eas as eas_contracts
+from attestations.indexer import events, index_chain, reader, rpc
+from attestations.indexer.lock import LOCK_CLASS
+from attestations.models import Attestation, IndexCursor, Schema
+from attestations.tasks import index_all_chains
+from registry.chain_client import NoEndpointAvailable
+from tests.anvil import StubRpc, free_port
+from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def hash32(n: int) -> str:
+    return "0x" + f"{n:064x}"
+
+
+class CrowdedRpc(StubRpc):
+    """A node of `head` empty blocks whose getLogs refuses ranges wider than `limit` blocks,
+    as providers do ("query returned more than 10000 results")."""
+
+    def __init__(self, head: int, limit: int, **kwargs):
+        super().__init__(**kwargs)
+        self.head, self.limit, self.ranges, self.refused = head, limit, [], 0
+
+    def answer_request(self, method, params):
+        if method == "eth_blockNumber":
+            return {"result": hex(self.head)}
+        if method == "eth_getBlockByNumber":
+            return {"result": {"hash": hash32(int(params[0], 16))}}
+        if method == "eth_getLogs":
+            start, end = int(params[0]["fromBlock"], 16), int(params[0]["toBlock"], 16)
+            if end - start + 1 > self.limit:
+                self.refused += 1
+                return {"error": {"code": -32005,
+                                  "message": "query returned more than 10000 results"}}
+            self.ranges.append((start, end))
+            return {"result": []}
+        return super().answer_request(method, params)
+
+
+def test_ranges_shrink_when_the_node_refuses_them_and_cover_every_block():
+    with CrowdedRpc(head=1000, limit=100, chain_id=424242) as node:
+        chain = ChainFactory(chain_id=424242)
+        RpcEndpointFactory(chain=chain, url=node.url)
+        deployment = DeploymentFactory(chain=chain, kind="eas", start_block=0)
+
+        report = index_chain(chain)
+
+    assert report.ok, report.as_dict()
+    cursor = IndexCursor.objects.get(deployment=deployment)
+    assert cursor.next_block == 1001 and cursor.head_block == 1000
+    assert cursor.range_size <= 2 * node.limit
+    assert node.refused >= 4  # 2000, 1000, 500, 250, 125 were refused
+    covered = sorted(node.ranges)
+    assert covered[0][0] == 0 and covered[-1][1] == 1000
+    assert all(a[1] + 1 == b[0] for a, b in zip(covered, covered[1:]))  # no gap, no overlap
+
+
+def test_ranges_grow_again_when_quiet(settings):
+    settings.INDEXER_MAX_RANGE = 800
+    with CrowdedRpc(head=5000, limit=10_000, chain_id=424243) as node:
+        chain = ChainFactory(chain_id=424243)
+        RpcEndpointFactory(chain=chain, url=node.url)
+        deployment = DeploymentFactory(chain=chain, kind="eas", start_block=0)
+        IndexCursor.objects.create(deployment=deployment, chain=chain, next_block=0,
+                                   range_size=50)
+        index_chain(chain)
+
+    sizes = [end - start + 1 for start, end in node.ranges]
+    assert sizes[:5] == [50, 100, 200, 400, 800]
+    assert IndexCursor.objects.get(deployment=deployment).range_size == 800
+
+
+def test_is_range_too_large_recognises_provider_answers_and_timeouts():
+    for message in ("query returned more than 10000 results", "Log response size exceeded",
+                    "block range is too large", "eth_getLogs is limited to a 10,000 range"):
+        assert rpc.is_range_too_large(rpc.RpcError("eth_getLogs", {"message": message})), message
+    assert rpc.is_range_too_large(NoEndpointAvailable("... http://x timed out."))
+    assert not rpc.is_range_too_large(rpc.RpcError("eth_getLogs", {"message": "invalid params"}))
+    assert not rpc.is_range_too_large(NoEndpointAvailable("... connection failed."))
+
+
+def test_an_unreachable_chain_is_recorded_on_its_cursors():
+    chain = ChainFactory()
+    RpcEndpointFactory(chain=chain, url=f"http://127.0.0.1:{free_port()}")
+    deployment = DeploymentFactory(chain=chain, kind="eas", start_block=5)
+
+    report = index_chain(chain)
+
+    assert not report.ok and "NoEndpointAvailable" in report.error
+    cursor = IndexCursor.objects.get(deployment=deployment)
+    assert "connection failed" in cursor.last_error and cursor.last_error_at is not None
+    assert cursor.next_block == 5
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the advisory lock")
+def test_a_chain_locked_by_another_run_is_skipped():
+    chain = ChainFactory()
+    DeploymentFactory(chain=chain, kind="eas")
+    params = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in params.items()
+                            if k in ("dbname", "host", "port", "user", "password")}) as other:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_CLASS, chain.chain_id])
+        report = index_chain(chain)
+        assert report.skipped and not IndexCursor.objects.exists()
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, chain.chain_id])
+    assert not index_chain(chain).skipped  # released: the next run goes ahead
+
+
+def test_the_old_registered_event_shape_is_decoded():
+    log = {"topics": [events.REGISTERED_OLD, hash32(0x5C)],
+           "data": "0x" + "00" * 12 + "ab" * 20, "blockNumber": "0x10",
+           "transactionHash": hash32(1), "blockHash": hash32(2), "logIndex": "0x3"}
+    event = events.decode_log(log)
+    assert (event.kind, event.uid, event.address) == ("registered", hash32(0x5C), "0x" + "ab" * 20)
+    assert event.schema_record is None
+    assert event.position == events.Position(hash32(1), 16, hash32(2), 3)
+
+
+def test_the_new_registered_event_shape_is_decoded():
+    data = eth_abi.encode(["(bytes32,address,bool,string)"],
+                          [(bytes.fromhex("5c" * 32), "0x" + "00" * 20, True, "bool ok")])
+    log = {"topics": [events.REGISTERED, "0x" + "5c" * 32, "0x" + "00" * 12 + "ab" * 20],
+           "data": "0x" + data.hex(), "blockNumber": "0x1", "transactionHash": hash32(1),
+           "blockHash": hash32(2), "logIndex": "0x0"}
+    event = events.decode_log(log)
+    assert event.schema_record == ("0x" + "00" * 20, True, "bool ok")
+
+
+def test_a_malformed_log_of_a_known_event_is_refused():
+    log = {"topics": [events.ATTESTED, hash32(1)], "data": "0x", "blockNumber": "0x1",
+           "transactionHash": hash32(1), "blockHash": hash32(2), "logIndex": "0x0"}
+    with pytest.raises(events.MalformedLog):
+        events.decode_log(log)
+
+
+@pytest.mark.chain
+def test_an_old_style_registration_is_completed_with_get_schema(eas_chain):
+    node = eas_chain.node
+    uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
+                                        "bytes32 documentHash,bool old", sender=node.sender)
+    event = events.Event("registered", events.Position(hash32(1), 1, hash32(2), 0), uid=uid,
+                         address=node.sender)
+    read = reader.RangeRead(1, 1, hash32(2))
+    reader._read_schemas(node.w3, eas_chain.registry, [event], read)
+    assert read.schemas == [(event, ("0x" + "00" * 20, True, "bytes32 documentHash,bool old"))]
+
+
+@pytest.mark.chain
+def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain(eas_chain):
+    node = eas_chain.node
+    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
+                                               "bytes32 documentHash", sender=node.sender)
+    eas_contracts.multi_attest(node.w3, node.deployment.eas, schema_uid=schema_uid,
+                               data=[bytes(32), bytes([1]) * 32], sender=node.sender)
+    out = StringIO()
+    call_command("index_chain", "anvil", stdout=out)
+    text = out.getvalue()
+    assert f"schema_registry {node.deployment.schema_registry}: blocks" in text
+    assert "1 new schema(s)" in text and "2 new attestation(s)" in text
+    assert f"head {node.w3.eth.block_number}" in text
+
+    out = StringIO()
+    call_command("index_chain", "31337", "--from-block", "0", stdout=out)
+    assert "rolled back to block 0" in out.getvalue()
+    assert Attestation.objects.count() == 2 and Schema.objects.get().attestation_count == 2
+
+    (report,) = index_all_chains()
+    assert report["chainId"] == 31337 and report["skipped"] == ""
+
+
+def test_the_command_refuses_unknown_and_inactive_chains():
+    with pytest.raises(CommandError, match="No chain"):
+        call_command("index_chain", "nowhere")
+    chain = ChainFactory(status="inactive")
+    with pytest.raises(CommandError, match="not active"):
+        call_command("index_chain", str(chain.chain_id))
