@@ -7,6 +7,7 @@ stored as SPEC section 1 writes them: 0x + lowercase hex.
 
 from django.db import models
 from django.db.models import F, Max, OuterRef, Subquery, Value
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Greatest, Now
 
 from registry.models import Chain, Deployment
@@ -34,8 +35,12 @@ class OnChainQuerySet(models.QuerySet):
 class OnChainRecord(models.Model):
     """Where a record was read: the log that announced it."""
 
-    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="+")
-    deployment = models.ForeignKey(Deployment, on_delete=models.PROTECT, related_name="+")
+    # No single-column indexes on these two: each model's unique constraints and indexes
+    # start with them, and every index costs the indexer's bulk writes.
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="+",
+                              db_index=False)
+    deployment = models.ForeignKey(Deployment, on_delete=models.PROTECT, related_name="+",
+                                   db_index=False)
     tx_hash = models.CharField(max_length=66)
     block_number = models.PositiveBigIntegerField()
     block_hash = models.CharField(max_length=66)
@@ -73,7 +78,10 @@ class Schema(OnChainRecord):
         constraints = [
             models.UniqueConstraint(fields=["chain", "uid"], name="unique_schema_uid"),
         ]
-        indexes = [models.Index(fields=["uid"], name="schema_uid_idx")]
+        indexes = [
+            models.Index(fields=["uid"], name="schema_uid_idx"),
+            models.Index(fields=["deployment", "block_number"], name="schema_block_idx"),
+        ]
 
     def __str__(self):
         return f"{self.uid} on {self.chain_id}"
@@ -81,6 +89,19 @@ class Schema(OnChainRecord):
     @property
     def is_document_schema(self) -> bool:
         return bool(self.document_hash_field)
+
+    def bytes32_fields(self) -> list[str]:
+        """The top-level bytes32 fields: those that can hold a document hash."""
+        return [f["name"] for f in self.fields if f.get("type") == "bytes32"]
+
+    def rederive_document_hashes(self) -> int:
+        """Set each attestation's document hash from its decoded data under the current
+        document_hash_field (none when it is empty); returns how many were updated."""
+        attestations = Attestation.objects.filter(schema=self)
+        if not self.document_hash_field:
+            return attestations.update(document_hash=None)
+        return attestations.update(
+            document_hash=KeyTextTransform(self.document_hash_field, "decoded"))
 
 
 class Attestation(OnChainRecord):

@@ -2,11 +2,13 @@
 cursor moved in it, so a crash loses nothing and a re-run duplicates nothing (rows are upserts
 keyed like the chain keys them: (chain, uid))."""
 
+import json
 from collections import Counter
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from django.db import transaction
+import psycopg
+from django.db import connection, models, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
@@ -14,11 +16,50 @@ from attestations import schema as grammar
 from attestations.indexer.reader import RangeRead
 from attestations.models import Attestation, IndexCursor, OffchainRevocation, Schema, Timestamp
 
-_POSITION = ["deployment", "tx_hash", "block_number", "block_hash", "log_index"]
-_ATTESTATION_FIELDS = [*_POSITION, "schema_uid", "schema", "attester", "recipient", "ref_uid",
-                       "time", "expiration_time", "revocable", "data", "decoded",
+_POSITION = ["deployment_id", "tx_hash", "block_number", "block_hash", "log_index"]
+_ATTESTATION_FIELDS = [*_POSITION, "schema_uid", "schema_id", "attester", "recipient",
+                       "ref_uid", "time", "expiration_time", "revocable", "data", "decoded",
                        "document_hash"]
 _BULK = 2000
+
+
+def upsert(model, rows: list[dict], *, unique: list[str], update: list[str],
+           key: str = "uid") -> set | None:
+    """Insert rows ({attname: value}, all with the same keys), or update `update` where
+    `unique` matches. On PostgreSQL one INSERT ... SELECT FROM unnest(arrays): a column per
+    parameter, so thousands of rows cost about as much as one (Django's bulk_create spends
+    longer compiling placeholders than the database spends writing); it returns the `key`s
+    of the rows it inserted (xmax is 0 on a row version that no update wrote). Elsewhere it
+    returns None: callers look up what existed before."""
+    if not rows:
+        return set()
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create([model(**row) for row in rows], batch_size=_BULK,
+                                  update_conflicts=True, unique_fields=unique,
+                                  update_fields=update)
+        return None
+    fields = [model._meta.get_field(name) for name in rows[0]]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    arrays = ", ".join(f"%b::{f.db_type(connection)}[]" for f in fields)  # %b: binary
+    conflict = ", ".join(connection.ops.quote_name(model._meta.get_field(n).column)
+                         for n in unique)
+    updates = ", ".join(f"{name} = EXCLUDED.{name}" for name in (
+        connection.ops.quote_name(model._meta.get_field(n).column) for n in update))
+    sql = (f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns}) "
+           f"SELECT * FROM unnest({arrays}) ON CONFLICT ({conflict}) DO UPDATE SET {updates} "
+           f"RETURNING {connection.ops.quote_name(key)}, (xmax = 0)")
+    params = []
+    for f in fields:
+        values = [row[f.attname] for row in rows]
+        if isinstance(f, models.JSONField):
+            values = [None if v is None else json.dumps(v) for v in values]
+        params.append(values)
+    connection.ensure_connection()
+    # A server-side-binding cursor with binary parameters: Django's client-side binding would
+    # render each array into the SQL text, value by value.
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params)
+        return {value for value, inserted in cursor.fetchall() if inserted}
 
 
 def _time(seconds: int) -> datetime | None:
@@ -90,18 +131,17 @@ def _write_schemas(cursor, registered) -> int:
             fields, error = grammar.parse(text), ""
         except grammar.SchemaError as exc:
             fields, error = [], str(exc)
-        rows[event.uid] = Schema(
+        rows[event.uid] = dict(
             uid=event.uid, schema=text, fields=[f.as_dict() for f in fields], parse_error=error,
             resolver=resolver, revocable=revocable, registerer=event.address,
             document_hash_field=grammar.document_hash_field(fields) or "",
-            **_position(event, cursor),
+            attestation_count=0, **_position(event, cursor),
         )
-    existing = set(Schema.objects.filter(chain_id=cursor.chain_id, uid__in=rows)
-                   .values_list("uid", flat=True))
+    existing = _existing(Schema, cursor.chain_id, list(rows))
     # A schema read again keeps what an administrator set (its document-hash field).
-    Schema.objects.bulk_create(rows.values(), update_conflicts=True,
-                               unique_fields=["chain", "uid"], update_fields=_POSITION)
-    new = [uid for uid in rows if uid not in existing]
+    inserted = upsert(Schema, list(rows.values()), unique=["chain", "uid"], update=_POSITION)
+    new = [uid for uid in rows if uid in inserted] if existing is None \
+        else [uid for uid in rows if uid not in existing]
     _adopt_orphans(cursor.chain_id, new)
     return len(new)
 
@@ -134,8 +174,9 @@ def _write_attestations(cursor, items, *, revoked: bool) -> int:
     for event, onchain in items:
         schema = schemas.get(onchain.schema_uid)
         decoded, document_hash = decode_data(schema, onchain.data)
-        rows[onchain.uid] = Attestation(
-            uid=onchain.uid, schema_uid=onchain.schema_uid, schema=schema,
+        rows[onchain.uid] = dict(
+            uid=onchain.uid, schema_uid=onchain.schema_uid,
+            schema_id=schema.pk if schema else None,
             attester=onchain.attester, recipient=onchain.recipient, ref_uid=onchain.ref_uid,
             time=_time(onchain.time), expiration_time=_time(onchain.expiration_time),
             revocation_time=_time(onchain.revocation_time) if revoked else None,
@@ -143,39 +184,46 @@ def _write_attestations(cursor, items, *, revoked: bool) -> int:
             revocable=onchain.revocable, data=onchain.data, decoded=decoded,
             document_hash=document_hash, **_position(event, cursor),
         )
-    existing = set()
-    uids = list(rows)
-    for start in range(0, len(uids), _BULK):
-        existing.update(Attestation.objects.filter(
-            chain_id=cursor.chain_id, uid__in=uids[start:start + _BULK]
-        ).values_list("uid", flat=True))
+    existing = _existing(Attestation, cursor.chain_id, list(rows))
     update_fields = (["revocation_time", "revoked_block_number"] if revoked
                      else _ATTESTATION_FIELDS)
-    Attestation.objects.bulk_create(rows.values(), batch_size=_BULK, update_conflicts=True,
-                                    unique_fields=["chain", "uid"], update_fields=update_fields)
-    new = Counter(row.schema.pk for uid, row in rows.items()
-                  if uid not in existing and row.schema is not None)
+    inserted = upsert(Attestation, list(rows.values()), unique=["chain", "uid"],
+                      update=update_fields)
+    if inserted is None:
+        inserted = set(rows) - existing
+    new = Counter(rows[uid]["schema_id"] for uid in inserted
+                  if rows[uid]["schema_id"] is not None)
     for schema_pk, count in new.items():
         Schema.objects.filter(pk=schema_pk).update(
             attestation_count=F("attestation_count") + count)
-    return len(rows) - len(existing)
+    return len(inserted)
+
+
+def _existing(model, chain_id: int, uids: list[str]) -> set | None:
+    """The uids already stored, where upsert cannot tell (not on PostgreSQL)."""
+    if connection.vendor == "postgresql":
+        return None
+    existing = set()
+    for start in range(0, len(uids), _BULK):
+        existing.update(model.objects.filter(chain_id=chain_id, uid__in=uids[start:start + _BULK])
+                        .values_list("uid", flat=True))
+    return existing
 
 
 def _write_timestamps(cursor, stamped) -> int:
-    rows = {e.data: Timestamp(data=e.data, timestamp=_time(e.timestamp), **_position(e, cursor))
+    rows = {e.data: dict(data=e.data, timestamp=_time(e.timestamp), **_position(e, cursor))
             for e in stamped}
-    Timestamp.objects.bulk_create(rows.values(), update_conflicts=True,
-                                  unique_fields=["deployment", "data"], update_fields=_POSITION)
+    upsert(Timestamp, list(rows.values()), unique=["deployment", "data"], update=_POSITION,
+           key="data")
     return len(rows)
 
 
 def _write_offchain_revocations(cursor, revocations) -> None:
-    rows = {(e.address, e.data): OffchainRevocation(
+    rows = {(e.address, e.data): dict(
         revoker=e.address, data=e.data, timestamp=_time(e.timestamp), **_position(e, cursor))
         for e in revocations}
-    OffchainRevocation.objects.bulk_create(
-        rows.values(), update_conflicts=True, unique_fields=["deployment", "revoker", "data"],
-        update_fields=_POSITION)
+    upsert(OffchainRevocation, list(rows.values()), unique=["deployment", "revoker", "data"],
+           update=_POSITION, key="data")
 
 
 def rollback(cursor: IndexCursor, from_block: int, *, reorg: bool) -> dict:

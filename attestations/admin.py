@@ -1,0 +1,126 @@
+"""The Django admin of what the indexer reads: schemas (their document-hash field is the one
+thing an administrator sets), attestations (read-only: the chain is their source) and the
+index cursors (lag, last run, last error, and "re-index from block")."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.db import transaction
+
+from attestations.models import Attestation, IndexCursor, Schema
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """What the chain says is shown, never edited here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SchemaForm(forms.ModelForm):
+    class Meta:
+        model = Schema
+        fields = ["document_hash_field"]
+
+    def clean_document_hash_field(self):
+        name = self.cleaned_data["document_hash_field"].strip()
+        if name and name not in self.instance.bytes32_fields():
+            choices = ", ".join(self.instance.bytes32_fields()) or "none"
+            raise forms.ValidationError(
+                f"{name!r} is not a bytes32 field of this schema (its bytes32 fields: "
+                f"{choices}).")
+        return name
+
+
+@admin.register(Schema)
+class SchemaAdmin(ReadOnlyAdmin):
+    form = SchemaForm
+    list_display = ["uid", "chain", "schema", "document_hash_field", "attestation_count",
+                    "revocable", "block_number"]
+    list_filter = ["chain", "revocable"]
+    search_fields = ["=uid", "schema"]
+    readonly_fields = ["uid", "chain", "deployment", "schema", "fields", "parse_error",
+                       "resolver", "revocable", "registerer", "attestation_count", "tx_hash",
+                       "block_number", "block_hash", "log_index", "indexed_at"]
+    fields = ["document_hash_field", *readonly_fields]
+
+    def save_model(self, request, obj, form, change):
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if "document_hash_field" in form.changed_data:
+                count = obj.rederive_document_hashes()
+                messages.info(request, f"Document hashes of {count} attestation(s) re-derived "
+                              f"from {obj.document_hash_field or 'no field'}.")
+
+
+@admin.register(Attestation)
+class AttestationAdmin(ReadOnlyAdmin):
+    list_display = ["uid", "chain", "schema_uid", "attester", "document_hash", "time",
+                    "is_revoked", "block_number", "confirmations"]
+    list_filter = ["chain", "revocable", ("revocation_time", admin.EmptyFieldListFilter)]
+    search_fields = ["=uid", "=document_hash", "=attester", "=recipient", "=tx_hash",
+                     "=schema_uid"]
+    list_select_related = ["chain"]
+    show_full_result_count = False  # counting millions of rows per page view is not cheap
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the detail page is a view
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_confirmations()
+
+    @admin.display(boolean=True, description="revoked")
+    def is_revoked(self, obj):
+        return obj.revoked
+
+    @admin.display(ordering="confirmations")
+    def confirmations(self, obj):
+        return obj.confirmations
+
+
+class ReindexForm(ActionForm):
+    from_block = forms.IntegerField(min_value=0, required=False,
+                                    label="Re-index from block")
+
+
+@admin.register(IndexCursor)
+class IndexCursorAdmin(ReadOnlyAdmin):
+    action_form = ReindexForm
+    actions = ["reindex_from_block"]
+    list_display = ["deployment", "chain", "kind", "next_block", "head_block", "lag",
+                    "range_size", "last_run_at", "last_success_at", "short_error", "reorgs",
+                    "reindex_from_block"]
+    list_filter = ["chain", "deployment__kind"]
+    list_select_related = ["deployment__contract_version__contract_name", "chain"]
+    readonly_fields = ["deployment", "chain", "next_block", "head_block", "lag", "range_size",
+                       "last_run_at", "last_success_at", "last_error", "last_error_at",
+                       "reorgs", "reindex_from_block", "recent_blocks"]
+
+    @admin.display(description="kind")
+    def kind(self, obj):
+        return obj.deployment.get_kind_display()
+
+    @admin.display(description="lag (blocks)")
+    def lag(self, obj):
+        return obj.lag
+
+    @admin.display(description="last error")
+    def short_error(self, obj):
+        return obj.last_error[:120]
+
+    @admin.action(description="Re-index from block (give the block beside the action)")
+    def reindex_from_block(self, request, queryset):
+        try:
+            block = forms.IntegerField(min_value=0).clean(request.POST.get("from_block"))
+        except forms.ValidationError:
+            self.message_user(request, "Give the block to re-index from (0 or more).",
+                              messages.ERROR)
+            return
+        # The next run rolls back and re-reads under the chain's lock: no race with a run
+        # in progress, and a failure is recorded on the cursor like any other.
+        count = queryset.update(reindex_from_block=block)
+        self.message_user(request, f"{count} cursor(s) will re-index from block {block} at "
+                          "the next indexing run.")

@@ -1,0 +1,218 @@
+"""The indexer's rate (attestations per second) next to a bare web3.py script, on one anvil.
+
+An anvil node gets the real EAS contracts and 10,000 attestations of a document schema, made
+with multiAttest (`--per-tx` per transaction). Then, in interleaved rounds on the same node:
+- bare: web3.py alone, no database: eth_getLogs for Attested over the same block ranges and
+  getAttestation for each uid in JSON-RPC batches (`w3.batch_requests()`) of the same size;
+- raw: the same calls as JSON-RPC batches over `requests`, decoded with eth_abi (the leanest
+  client, for scale);
+- project: `index_chain` (schema registry and EAS, decoding, writing to the database), after
+  a rollback of everything it read.
+Targets: >= 2,000 attestations/s, and >= 50 % of the bare script's rate.
+
+Peak memory (tracemalloc, in runs that are not timed) is measured over the chain as it is,
+and again after `--empty-blocks` more blocks are mined: it follows the logs per range, not the
+number of blocks.
+
+    .venv/bin/python bench/indexer.py [--attestations 10000] [--per-tx 100] [--rounds 3]
+        [--empty-blocks 200000]
+
+Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
+Everything it inserts is removed at the end, and the anvil it started is stopped.
+"""
+
+import argparse
+import statistics
+import time
+import tracemalloc
+
+from harness import bench_env, ensure_database, say, setup_django
+
+BENCH_CHAIN = 900_500
+SCHEMA = "bytes32 documentHash"
+
+
+def attest_all(w3, deployment, sender, count: int, per_tx: int) -> str:
+    from attestations import eas as eas_contracts
+
+    schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, SCHEMA,
+                                               sender=sender)
+    for start in range(0, count, per_tx):
+        data = [(i + 1).to_bytes(32, "big") for i in range(start, min(count, start + per_tx))]
+        eas_contracts.multi_attest(w3, deployment.eas, schema_uid=schema_uid, data=data,
+                                   sender=sender)
+    return schema_uid
+
+
+def bare_script(url: str, eas_address: str, from_block: int, range_size: int,
+                batch_size: int) -> int:
+    """What a lean web3.py indexer does: logs, then batched getAttestation. Returns the count."""
+    from web3 import HTTPProvider, Web3
+
+    from attestations.eas import eas_abi
+    from attestations.indexer.events import ATTESTED
+
+    w3 = Web3(HTTPProvider(url))
+    contract = w3.eth.contract(address=Web3.to_checksum_address(eas_address), abi=eas_abi())
+    head = w3.eth.block_number
+    count = 0
+    for start in range(from_block, head + 1, range_size):
+        logs = w3.eth.get_logs({"address": contract.address, "topics": [ATTESTED],
+                                "fromBlock": start, "toBlock": min(head, start + range_size - 1)})
+        uids = [bytes(log["data"]) for log in logs]
+        for chunk in range(0, len(uids), batch_size):
+            with w3.batch_requests() as batch:
+                for uid in uids[chunk:chunk + batch_size]:
+                    batch.add(contract.functions.getAttestation(uid))
+                count += len(batch.execute())
+    return count
+
+
+def bare_raw(url: str, eas_address: str, from_block: int, range_size: int,
+             batch_size: int) -> int:
+    """The leanest client: JSON-RPC batches over requests, results decoded with eth_abi,
+    no web3 objects and no database. An upper bound rather than a usual script."""
+    import eth_abi
+    import requests
+
+    from attestations.indexer.events import ATTESTED, GET_ATTESTATION
+
+    session = requests.Session()
+
+    def post(body):
+        return session.post(url, json=body, timeout=30).json()
+
+    head = int(post({"jsonrpc": "2.0", "id": 0, "method": "eth_blockNumber"})["result"], 16)
+    count = 0
+    for start in range(from_block, head + 1, range_size):
+        logs = post({"jsonrpc": "2.0", "id": 0, "method": "eth_getLogs", "params": [{
+            "address": eas_address, "topics": [ATTESTED], "fromBlock": hex(start),
+            "toBlock": hex(min(head, start + range_size - 1))}]})["result"]
+        uids = [log["data"] for log in logs]
+        for chunk in range(0, len(uids), batch_size):
+            answers = post([{"jsonrpc": "2.0", "id": i, "method": "eth_call", "params": [
+                {"to": eas_address, "data": GET_ATTESTATION + uid[2:]}, "latest"]}
+                for i, uid in enumerate(uids[chunk:chunk + batch_size])])
+            for answer in answers:
+                eth_abi.decode(["(bytes32,bytes32,uint64,uint64,uint64,bytes32,address,address,"
+                                "bool,bytes)"], bytes.fromhex(answer["result"][2:]))
+                count += 1
+    return count
+
+
+def project_run(chain, deployments) -> tuple[float, int]:
+    """Roll everything back (not timed), then index the chain: (seconds, attestations)."""
+    from attestations.indexer import index_chain, store
+    from attestations.models import Attestation, IndexCursor
+
+    for cursor in IndexCursor.objects.filter(deployment__in=deployments):
+        store.rollback(cursor, cursor.deployment.start_block, reorg=False)
+        IndexCursor.objects.filter(pk=cursor.pk).update(range_size=2000)
+    started = time.perf_counter()
+    report = index_chain(chain)
+    elapsed = time.perf_counter() - started
+    assert report.ok, report.as_dict()
+    return elapsed, Attestation.objects.filter(chain=chain).count()
+
+
+def peak_memory(chain, deployments) -> float:
+    """Peak traced memory (MiB) of one indexing run from the start."""
+    from attestations.indexer import index_chain, store
+    from attestations.models import IndexCursor
+
+    for cursor in IndexCursor.objects.filter(deployment__in=deployments):
+        store.rollback(cursor, cursor.deployment.start_block, reorg=False)
+        IndexCursor.objects.filter(pk=cursor.pk).update(range_size=2000)
+    tracemalloc.start()
+    report = index_chain(chain)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert report.ok, report.as_dict()
+    return peak / 2**20
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--attestations", type=int, default=10_000)
+    parser.add_argument("--per-tx", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--empty-blocks", type=int, default=200_000)
+    args = parser.parse_args()
+
+    env = bench_env()
+    ensure_database(env)
+    setup_django(env)
+    from django.conf import settings
+    from web3 import HTTPProvider, Web3
+
+    from attestations.eas import deploy_eas
+    from attestations.models import Attestation, IndexCursor, Schema
+    from registry.models import Chain, ContractName, ContractVersion, Deployment, RpcEndpoint
+    from tests.anvil import Anvil
+
+    node = Anvil(chain_id=BENCH_CHAIN).start()
+    chain = None
+    try:
+        w3 = Web3(HTTPProvider(node.url))
+        sender = w3.eth.accounts[0].lower()
+        eas = deploy_eas(w3, sender=sender)
+        started = time.perf_counter()
+        attest_all(w3, eas, sender, args.attestations, args.per_tx)
+        say(f"attested {args.attestations} documents in {w3.eth.block_number - eas.eas_block} "
+            f"blocks ({args.per_tx} per multiAttest) in {time.perf_counter() - started:.1f} s")
+
+        Chain.objects.filter(pk=BENCH_CHAIN).delete()
+        chain = Chain.objects.create(chain_id=BENCH_CHAIN, name="Bench anvil",
+                                     short_name="bench-indexer", confirmations=2)
+        RpcEndpoint.objects.create(chain=chain, url=node.url, provider="bench")
+        name, _ = ContractName.objects.get_or_create(name="bench-eas")
+        version, _ = ContractVersion.objects.get_or_create(contract_name=name, version="1.4.0",
+                                                           defaults={"abi": []})
+        deployments = [
+            Deployment.objects.create(chain=chain, contract_version=version, kind=kind,
+                                      address=address, start_block=block)
+            for kind, address, block in (
+                ("schema_registry", eas.schema_registry, eas.schema_registry_block),
+                ("eas", eas.eas, eas.eas_block))
+        ]
+
+        rates = {"bare web3.py": [], "raw JSON-RPC": [], "project": []}
+        batch = settings.INDEXER_CALL_BATCH_SIZE
+        for round_ in range(1, args.rounds + 1):
+            for name, script in (("bare web3.py", bare_script), ("raw JSON-RPC", bare_raw)):
+                started = time.perf_counter()
+                count = script(node.url, eas.eas, eas.eas_block, 2000, batch)
+                assert count == args.attestations, (name, count)
+                rates[name].append(count / (time.perf_counter() - started))
+            elapsed, indexed = project_run(chain, deployments)
+            assert indexed == args.attestations, indexed
+            rates["project"].append(indexed / elapsed)
+            say(f"round {round_}: " + ", ".join(f"{name} {values[-1]:,.0f}/s"
+                                                for name, values in rates.items()))
+        median = {name: statistics.median(values) for name, values in rates.items()}
+        say(f"median: project {median['project']:,.0f} attestations/s (target >= 2,000); "
+            f"bare web3.py {median['bare web3.py']:,.0f}/s: project at "
+            f"{100 * median['project'] / median['bare web3.py']:.0f} % (target >= 50 %); "
+            f"raw JSON-RPC without database {median['raw JSON-RPC']:,.0f}/s: project at "
+            f"{100 * median['project'] / median['raw JSON-RPC']:.0f} %")
+
+        blocks_before = w3.eth.block_number - eas.eas_block
+        peak_before = peak_memory(chain, deployments)
+        for _ in range(0, args.empty_blocks, 10_000):  # anvil answers within its timeout
+            node.rpc("anvil_mine", [hex(10_000)])
+        blocks_after = w3.eth.block_number - eas.eas_block
+        peak_after = peak_memory(chain, deployments)
+        say(f"peak memory (tracemalloc) of a full run: {peak_before:.1f} MiB over "
+            f"{blocks_before:,} blocks, {peak_after:.1f} MiB over {blocks_after:,} blocks")
+    finally:
+        if chain is not None:
+            IndexCursor.objects.filter(chain=chain).delete()
+            Attestation.objects.filter(chain=chain).delete()
+            Schema.objects.filter(chain=chain).delete()
+            Deployment.objects.filter(chain=chain).delete()
+            chain.delete()
+        node.stop()
+
+
+if __name__ == "__main__":
+    main()
