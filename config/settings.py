@@ -242,6 +242,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "config.trpc.openapi.add_trpc_paths",
     ],
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {

@@ -99,3 +99,12 @@ def test_attestation_input_errors_are_the_rest_ones(api):
     assert_error(bad_uid.json(), "BAD_REQUEST", 400, "attestations.get")
     unknown = api.get(query_url("schemas.get", {"uid": "0x" + "00" * 32}))
     assert_error(unknown.json(), "NOT_FOUND", 404, "schemas.get")
+
+
+def test_the_openapi_schema_documents_trpc_with_the_registered_procedures(anon):
+    paths = anon.get("/v1/openapi.json").json()["paths"]
+    assert {"get", "post"} <= set(paths["/trpc/{procedures}"])
+    description = paths["/trpc/{procedures}"]["get"]["parameters"][0]["description"]
+    assert all(name in description for name in PROCEDURES)
+    body = paths["/trpc"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["oneOf"][0]["properties"]["method"]["enum"] == sorted(PROCEDURES)

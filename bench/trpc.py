@@ -1,0 +1,72 @@
+"""Cost of the /trpc protocol layer: the same list through REST, tRPC (one call, a batch of
+10, a JSON-lines batch of 10) and JSON-RPC (a batch of 10), on one gunicorn against
+PostgreSQL, in interleaved rounds. Calls per second are what compare: a batch of 10 is one
+request doing ten calls.
+
+    .venv/bin/python bench/trpc.py [--seconds 5] [--rounds 3] [--concurrency 8]
+
+Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
+"""
+
+import argparse
+import json
+from urllib.parse import quote
+
+from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say
+
+BATCH = 10
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+
+    env = bench_env()
+    ensure_database(env)
+    key = manage("create_api_key", "--name", "bench-trpc", "--scope", "api", env=env).strip().splitlines()[-1]
+    manage("shell", "-c", (
+        "from registry.models import Chain\n"
+        "for i in range(10):\n"
+        "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', 'short_name': f'bench-{i}'})"
+    ), env=env)
+
+    headers = {"X-API-Key": key}
+    json_headers = {**headers, "Content-Type": "application/json"}
+    batch_path = "/trpc/" + ",".join(["chains.list"] * BATCH) + "?batch=1&input=" + quote(
+        json.dumps({str(i): {"limit": 50} for i in range(BATCH)}))
+    rpc_body = json.dumps([{"jsonrpc": "2.0", "method": "chains.list", "params": {"limit": 50},
+                            "id": i} for i in range(BATCH)]).encode()
+    cases = {  # name: (calls per request, request)
+        "REST GET /chains": (1, lambda: ("GET", "/chains?limit=50", headers, None)),
+        "tRPC chains.list": (1, lambda: ("GET", "/trpc/chains.list?input=" + quote('{"limit":50}'),
+                                         headers, None)),
+        f"tRPC batch of {BATCH}": (BATCH, lambda: ("GET", batch_path, headers, None)),
+        f"tRPC JSON lines, {BATCH}": (BATCH, lambda: (
+            "GET", batch_path, {**headers, "trpc-accept": "application/jsonl"}, None)),
+        f"JSON-RPC batch of {BATCH}": (BATCH, lambda: ("POST", "/trpc", json_headers, rpc_body)),
+    }
+    runs = {name: [] for name in cases}
+    with gunicorn(env, workers=args.workers) as port:
+        for _, make in cases.values():
+            load(port, "warm-up", make, seconds=1, concurrency=args.concurrency)
+        for _ in range(args.rounds):
+            for name, (_, make) in cases.items():
+                runs[name].append(load(port, name, make, seconds=args.seconds,
+                                       concurrency=args.concurrency))
+
+    results = {name: merge(runs[name]) for name in cases}
+    rest_calls = results["REST GET /chains"].rps
+    lines = [f"gunicorn workers={args.workers} concurrency={args.concurrency} "
+             f"rounds={args.rounds} x {args.seconds}s each"]
+    for name, result in results.items():
+        calls = result.rps * cases[name][0]
+        lines.append(f"{result.line()}   {calls:8.1f} calls/s ({calls / rest_calls:.0%} of REST)")
+    say(*lines)
+
+
+if __name__ == "__main__":
+    main()
