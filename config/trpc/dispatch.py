@@ -8,12 +8,14 @@ holder it found (DRF's forced authentication), and each view still checks its pe
 
 import io
 import json
+import logging
 from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
 from urllib.parse import urlencode
 
 from django.core.handlers.wsgi import WSGIRequest
+from django.core.signals import got_request_exception
 from django.urls import NoReverseMatch, get_resolver, get_script_prefix, resolve, reverse
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -23,6 +25,7 @@ from config.api.errors import camel_attr
 from config.api.problems import problem
 from config.trpc.errors import KEPT_HEADERS, RpcError
 
+logger = logging.getLogger("config.trpc")
 QUERY, MUTATION = "query", "mutation"
 # Request headers the inner request does not inherit: they describe the outer one.
 _OUTER_ONLY = ("HTTP_TRPC_ACCEPT", "HTTP_TRPC_BATCH_MODE", "HTTP_ACCEPT", "HTTP_CONTENT_LENGTH")
@@ -81,6 +84,14 @@ def authenticate(request):
             headers["WWW-Authenticate"] = drf_request.authenticators[0].authenticate_header(request)
         raise RpcError(response.status_code, response.data["detail"], response.data, headers) from exc
     return holder
+
+
+def crashed(request, name: str) -> RpcError:
+    """The 500 of a call that raised: logged with its traceback and told to error trackers
+    (as config.middleware does for a whole request), never shown."""
+    logger.exception("The call of %s failed", name)
+    got_request_exception.send(sender=Procedure, request=request)
+    return RpcError(500, "The server failed to handle this call; it has been logged.")
 
 
 def call(procedure: Procedure, request, holder, data):

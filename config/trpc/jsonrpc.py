@@ -10,7 +10,6 @@ answered, and 401/403 with `id` null when the key fails (nothing runs then).
 """
 
 import json
-import logging
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -19,7 +18,6 @@ from config.trpc import dispatch
 from config.trpc.errors import RpcError
 from config.trpc.procedures import PROCEDURES
 
-logger = logging.getLogger("config.trpc")
 INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32600, -32601, -32602
 _ABSENT = object()
 
@@ -82,11 +80,8 @@ def _run(request, holder, item) -> tuple[dict, dict] | None:
         number = METHOD_NOT_FOUND if procedure is None else INVALID_PARAMS if exc.status == 400 else None
         return error(reply_id, exc, number), exc.headers
     except Exception:
-        logger.exception("JSON-RPC call %s failed", item["method"])
-        if request_id is _ABSENT:
-            return None
-        crash = RpcError(500, "The server failed to handle this call; it has been logged.")
-        return error(reply_id, crash), {}
+        crash = dispatch.crashed(request, item["method"])
+        return None if request_id is _ABSENT else (error(reply_id, crash), {})
     if request_id is _ABSENT:
         return None
     return {"jsonrpc": "2.0", "result": result, "id": request_id}, {}

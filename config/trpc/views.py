@@ -1,8 +1,6 @@
 """The two views of /trpc: tRPC's HTTP protocol on /trpc/{paths}, JSON-RPC 2.0 on POST /trpc.
 Plain Django views (not DRF's): every answer, errors included, is an envelope."""
 
-import logging
-
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse
@@ -16,7 +14,6 @@ from config.trpc.errors import RpcError
 from config.trpc.procedures import PROCEDURES
 from config.trpc.wire import Outcome, Wire
 
-logger = logging.getLogger("config.trpc")
 PREFIX = "/trpc"
 _ALLOWED = "GET, POST"
 
@@ -77,8 +74,7 @@ def _call(request, holder, wire: Wire, path: str, raw_input) -> Outcome:
     except RpcError as error:
         return Outcome(path, error=error)
     except Exception:
-        logger.exception("tRPC call %s failed", path)
-        return Outcome(path, error=RpcError(500, _default_message(500)))
+        return Outcome(path, error=dispatch.crashed(request, path))
 
 
 def _inputs(request, wire: Wire) -> dict:
