@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from executors import services
 from executors.api import filters, serializers
-from executors.models import Executor, TrustedAttester, heartbeat_interval_seconds
+from executors.models import Executor, TrustedAttester
 from registry.api.views import AdminViewSet
 from registry.authentication import BearerKeyAuthentication
 from registry.models import Chain
@@ -52,18 +52,13 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def heartbeat(self, request, chain=None):
         """Renew an executor's lease. 404 for an unknown executor: register again."""
-        body = serializers.HeartbeatSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = serializers.heartbeat_body(request.data)
         beat = services.executor_heartbeat(
             chain_ref=self.kwargs["chain"], holder=request.auth, executor_id=data["executor_id"],
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
             head_block=data.get("head_block"),
         )
-        return Response(serializers.HeartbeatResponseSerializer({
-            "status": beat.status, "lease_expires_at": beat.lease_expires_at,
-            "heartbeat_interval_seconds": heartbeat_interval_seconds(),
-        }).data)
+        return Response(serializers.heartbeat_response(beat))
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=workflow_serializers.JobClaimSerializer,
                    responses={200: workflow_serializers.JobSerializer, 204: None})
