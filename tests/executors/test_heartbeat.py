@@ -4,6 +4,7 @@ import threading
 import uuid
 from datetime import timedelta
 
+import psycopg
 import pytest
 from django.db import connection
 from django.utils import timezone
@@ -452,3 +453,29 @@ def test_a_heartbeat_outside_a_transaction_leaves_commits_synchronous_for_what_f
         with connection.cursor() as cursor:
             cursor.execute("SHOW synchronous_commit")
             assert cursor.fetchone()[0] == "on"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="ends a PostgreSQL backend")
+def test_a_heartbeat_on_a_connection_the_database_dropped_reconnects_and_renews():
+    # The renewal skips Django's per-request health check of the connection; when the
+    # database has dropped it (a restart, a failover), it reconnects and runs again.
+    chain = ChainFactory(chain_id=31337, short_name="anvil")
+    raw_key = make_key(KeyScope.EXECUTOR)
+    mine = ExecutorFactory(chain=chain, registered_by=key_prefix(raw_key),
+                           lease_expires_at=timezone.now() + timedelta(seconds=3))
+    client = with_api_key(raw_key)
+    assert client.post(URL.format(31337), beat(mine), format="json").status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with psycopg.connect(**connection.get_connection_params()) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    # A new request, as close_old_connections() marks it (the test client does not).
+    connection.health_check_enabled, connection.health_check_done = True, False
+
+    response = client.post(URL.format(31337), beat(mine), format="json")
+
+    assert response.status_code == 200, response.content
+    mine.refresh_from_db()
+    assert mine.lease_expires_at > timezone.now() + timedelta(seconds=28)
