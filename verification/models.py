@@ -54,6 +54,11 @@ class Workflow(models.Model):
     chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="workflows")
     document_hash = models.CharField(max_length=66)
     schema_uid = models.CharField(max_length=66)
+    # Kept from the schema at creation (a uid stands for one schema string, resolver and
+    # revocability): a claim needs no schema lookup, and survives the indexer dropping it.
+    schema = models.TextField(blank=True, help_text="The EAS schema string.")
+    revocable = models.BooleanField(default=True)
+    attestation_data = models.BinaryField(default=b"", help_text="The ABI-encoded data to attest.")
     data = models.JSONField(default=dict, blank=True,
                             help_text="Values of the schema's other fields.")
     state = models.CharField(max_length=16, choices=WorkflowState.choices,

@@ -67,20 +67,12 @@ def _schema_for(chain: Chain, schema_uid: str | None) -> Schema:
     return found
 
 
-def encoded_data(workflow: Workflow, schema: Schema) -> bytes:
-    """The attestation data: the document hash and the workflow's other values, ABI-encoded."""
-    result = schema_grammar.check(schema.schema, _values(workflow.document_hash, schema,
-                                                         workflow.data))
-    if result.errors:  # checked at creation; the schema row never changes
-        raise ValueError(f"Workflow {workflow.pk}: {result.errors}")
-    return result.encoded
-
-
 def _values(document_hash: str, schema: Schema, data: dict) -> dict:
     return {**data, schema.document_hash_field: document_hash}
 
 
-def _check_data(document_hash: str, schema: Schema, data: dict) -> None:
+def _encoded(document_hash: str, schema: Schema, data: dict) -> bytes:
+    """The attestation data: the document hash and the other values, checked and encoded."""
     if schema.document_hash_field in data:
         raise ValidationError({"data": {schema.document_hash_field: [
             "The document hash comes from documentHash."]}})
@@ -94,6 +86,7 @@ def _check_data(document_hash: str, schema: Schema, data: dict) -> None:
                 node = node.setdefault(part, {})
             node.setdefault(leaf, []).append(error["detail"])
         raise ValidationError(nested)
+    return result.encoded
 
 
 def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
@@ -118,10 +111,11 @@ def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
                        code="chain_inactive")
     schema = _schema_for(chain, schema_uid)
     data = data or {}
-    _check_data(document_hash, schema, data)
+    encoded = _encoded(document_hash, schema, data)
     now = now or timezone.now()
     workflow = Workflow(
         chain=chain, document_hash=document_hash, schema_uid=schema.uid, data=data,
+        schema=schema.schema, revocable=schema.revocable, attestation_data=encoded,
         state=S.RECEIVED, deadline=_claim_deadline(now), available_at=now, created_by=holder.prefix,
         idempotency_key=idempotency_key, request_fingerprint=fingerprint, created_at=now,
         updated_at=now,
@@ -199,8 +193,9 @@ def _executor(chain: Chain, holder: KeyHolder, executor_id) -> Executor:
     return executor
 
 
-def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, now=None) -> Workflow | None:
-    """Hand the oldest claimable queued workflow of the chain to the executor; None if none.
+def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, now=None) -> dict | None:
+    """Hand the oldest claimable queued workflow of the chain to the executor: the job (see
+    job_payload), or None if none is claimable.
 
     On PostgreSQL, the candidate row is locked with SKIP LOCKED: concurrent claims each take
     another row instead of waiting. Elsewhere, the conditional UPDATE of transition() makes
@@ -231,7 +226,8 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, now=None) -> Wo
                                     attempts=workflow.attempts + 1)
             except IllegalTransition:
                 continue  # another claim took it first (without SKIP LOCKED)
-        return workflow
+            # In the claim's transaction: a job that cannot be described is not handed out.
+            return job_payload(workflow)
     return None
 
 
@@ -339,9 +335,7 @@ def _move_each(queryset, move, batch: int = 500) -> int:
 
 def job_payload(workflow: Workflow) -> dict:
     """What the executor needs to attest a claimed workflow."""
-    schema = Schema.objects.get(chain_id=workflow.chain_id, uid=workflow.schema_uid)
     eas = (Deployment.objects.filter(chain_id=workflow.chain_id, kind=Deployment.Kind.EAS)
            .order_by("id").values_list("address", flat=True).first())
-    return {"workflow": workflow, "schema": schema, "eas_address": eas,
-            "revocable": schema.revocable,
-            "encoded_data": "0x" + encoded_data(workflow, schema).hex()}
+    return {"workflow": workflow, "eas_address": eas,
+            "encoded_data": "0x" + bytes(workflow.attestation_data).hex()}

@@ -67,11 +67,11 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         """Take the oldest queued workflow of the chain; 204 when there is none."""
         body = workflow_serializers.JobClaimSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        workflow = workflows.job_claim(chain_ref=self.kwargs["chain"], holder=request.auth,
-                                       executor_id=body.validated_data["executor_id"])
-        if workflow is None:
+        job = workflows.job_claim(chain_ref=self.kwargs["chain"], holder=request.auth,
+                                  executor_id=body.validated_data["executor_id"])
+        if job is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(workflow_serializers.JobSerializer(workflows.job_payload(workflow)).data)
+        return Response(workflow_serializers.JobSerializer(job).data)
 
     @extend_schema(parameters=[CHAIN_PARAMETER, OpenApiParameter("workflow_id", str, OpenApiParameter.PATH)],
                    request=workflow_serializers.JobResultSerializer,

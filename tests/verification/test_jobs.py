@@ -203,7 +203,7 @@ def test_concurrent_claims_never_hand_out_a_job_twice(document_schema, chain, ex
         try:
             while (job := workflows.job_claim(chain_ref="anvil", holder=holder,
                                               executor_id=executor.pk)) is not None:
-                claimed.append(job.pk)
+                claimed.append(job["workflow"].pk)
         finally:
             close_old_connections()
             connection.close()

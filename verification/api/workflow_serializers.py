@@ -71,13 +71,14 @@ class JobSerializer(serializers.Serializer):
     chain_id = serializers.IntegerField(source="workflow.chain_id")
     document_hash = serializers.CharField(source="workflow.document_hash")
     schema_id = serializers.CharField(source="workflow.schema_uid")
-    schema = serializers.CharField(source="schema.schema", help_text="The EAS schema string.")
+    schema = serializers.CharField(source="workflow.schema", help_text="The EAS schema string.")
     data = serializers.DictField(source="workflow.data")
     encoded_data = serializers.CharField(help_text="The attestation data, ABI-encoded.")
     eas_address = serializers.CharField(allow_null=True,
                                         help_text="The chain's EAS deployment to attest with.")
-    revocable = serializers.BooleanField(help_text="Whether to attest revocably (as the "
-                                         "schema allows).")
+    revocable = serializers.BooleanField(source="workflow.revocable",
+                                         help_text="Whether to attest revocably (as the "
+                                         "schema says).")
     attempt = serializers.IntegerField(source="workflow.attempts")
     dispatched_at = serializers.DateTimeField(source="workflow.dispatched_at")
 
