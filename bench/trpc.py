@@ -12,7 +12,7 @@ import argparse
 import json
 from urllib.parse import quote
 
-from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say
+from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say, setup_django
 
 BATCH = 10
 
@@ -66,6 +66,35 @@ def main():
         calls = result.rps * cases[name][0]
         lines.append(f"{result.line()}   {calls:8.1f} calls/s ({calls / rest_calls:.0%} of REST)")
     say(*lines)
+    say(*in_process(env, key, batch_path, rpc_body))
+
+
+def in_process(env, key: str, batch_path: str, rpc_body: bytes, repeat: int = 300) -> list[str]:
+    """Server time per call in this process (Django's handler, no HTTP, no other load
+    generator threads): what the protocol layer adds to a call, in microseconds."""
+    import time
+
+    setup_django(env)
+    from django.test import Client
+
+    client = Client(HTTP_X_API_KEY=key, HTTP_HOST="127.0.0.1")
+    requests = {
+        "REST GET /chains": (1, lambda: client.get("/chains?limit=50")),
+        "tRPC chains.list": (1, lambda: client.get('/trpc/chains.list?input={"limit":50}')),
+        f"tRPC batch of {BATCH}": (BATCH, lambda: client.get(batch_path)),
+        f"JSON-RPC batch of {BATCH}": (BATCH, lambda: client.post(
+            "/trpc", rpc_body, content_type="application/json")),
+    }
+    per_call = {}
+    for name, (calls, send) in requests.items():
+        assert send().status_code == 200, name
+        started = time.perf_counter()
+        for _ in range(repeat // calls):
+            send()
+        per_call[name] = (time.perf_counter() - started) / (repeat // calls * calls) * 1e6
+    rest = per_call["REST GET /chains"]
+    return [f"in-process {name:<24} {us:8.0f} us per call ({us - rest:+.0f} us against REST)"
+            for name, us in per_call.items()]
 
 
 if __name__ == "__main__":
