@@ -13,6 +13,7 @@ urlpatterns = [
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
     path("v1/", include("executors.api.urls")),
+    path("v1/", include("verification.api.urls")),
     path("", include("attestations.api.urls")),
     path("", include("verification.api.workflow_urls")),
     path("", include("config.trpc.urls")),

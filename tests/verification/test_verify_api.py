@@ -1,0 +1,329 @@
+"""POST /v1/verify on indexed data (factories): every rule, its edges, and the hot path's cost.
+The same rules on a real chain, indexed by the indexer, are in test_verify_e2e.py."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from executors.models import ExecutorStatus
+from registry.models import Chain
+from tests.conftest import assert_problem, make_key
+from tests.factories import (
+    AttestationFactory,
+    ChainFactory,
+    ExecutorFactory,
+    IndexCursorFactory,
+    SchemaFactory,
+    TrustedAttesterFactory,
+)
+from verification.services import verify_document
+
+pytestmark = pytest.mark.django_db
+
+URL = "/v1/verify"
+EXECUTOR = "0x" + "e1" * 20
+OTHER = "0x" + "0b" * 20
+HASH = "0x" + "d0" * 32
+NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
+                "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
+                "confirmations": None}
+
+
+def iso(moment) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.fixture
+def chain():
+    """An active chain needing 12 confirmations, indexed up to block 1000, with an executor."""
+    chain = ChainFactory(chain_id=31337, short_name="anvil", confirmations=12)
+    IndexCursorFactory(deployment__chain=chain, head_block=1000)
+    ExecutorFactory(chain=chain, address=EXECUTOR)
+    return chain
+
+
+def attest(chain, **fields):
+    """An indexed attestation of HASH by the executor on `chain`, final by default."""
+    schema = SchemaFactory(deployment__chain=chain)
+    fields = {"attester": EXECUTOR, "document_hash": HASH, "block_number": 900, **fields}
+    return AttestationFactory(schema=schema, **fields)
+
+
+def verify(api, **body):
+    response = api.post(URL, {"documentHash": HASH, **body}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def verified_by(api, attestation, **body) -> bool:
+    answer = verify(api, **body)
+    return answer["verified"] and answer["attestationId"] == attestation.uid
+
+
+# --- The answer ------------------------------------------------------------------------------
+
+
+def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, chain):
+    attestation = attest(chain, block_number=950)
+    assert verify(api) == {
+        "verified": True, "attestationId": attestation.uid, "timestamp": iso(attestation.time),
+        "chainId": 31337, "attester": EXECUTOR, "schemaId": attestation.schema_uid,
+        "txHash": attestation.tx_hash, "blockNumber": 950, "confirmations": 51,
+    }
+
+
+def test_no_attestation_is_a_200_with_nulls(api, chain):
+    assert verify(api) == NOT_VERIFIED
+
+
+def test_the_hash_is_case_insensitive_on_input(api, chain):
+    attestation = attest(chain)
+    response = api.post(URL, {"documentHash": HASH.upper().replace("0X", "0x")}, format="json")
+    assert response.json()["attestationId"] == attestation.uid
+
+
+@pytest.mark.parametrize("value", [
+    "0x" + "d0" * 31, "0x" + "d0" * 33, "d0" * 32, "0x" + "g0" * 32, "", 12, None, ["0x"],
+])
+def test_a_malformed_hash_is_a_400(api, chain, value):
+    body = assert_problem(api.post(URL, {"documentHash": value}, format="json"), 400,
+                          "validation_error")
+    assert [e["attr"] for e in body["errors"]] == ["documentHash"]
+
+
+@pytest.mark.parametrize("body, attr", [
+    ({}, "documentHash"),
+    ({"documentHash": HASH, "chainId": "31337"}, "chainId"),
+    ({"documentHash": HASH, "chainId": 0}, "chainId"),
+    ({"documentHash": HASH, "live": "yes"}, "live"),
+    ({"documentHash": HASH, "hash": HASH}, "hash"),
+])
+def test_a_malformed_request_is_a_400_naming_the_field(api, chain, body, attr):
+    problem = assert_problem(api.post(URL, body, format="json"), 400, "validation_error")
+    assert [e["attr"] for e in problem["errors"]] == [attr]
+
+
+def test_a_body_that_is_not_json_is_a_415(api, chain):
+    assert_problem(api.post(URL, "documentHash=1", content_type="text/plain"), 415)
+
+
+def test_keys_of_scope_api_and_admin_may_verify_others_not(chain):
+    for scope, status in [("api", 200), ("admin", 200), ("executor", 403)]:
+        client = APIClient()
+        client.credentials(HTTP_X_API_KEY=make_key(scope))
+        assert client.post(URL, {"documentHash": HASH}, format="json").status_code == status
+    assert_problem(APIClient().post(URL, {"documentHash": HASH}, format="json"), 401)
+
+
+def test_get_is_not_allowed(api):
+    assert_problem(api.get(URL), 405)
+
+
+# --- The rules -------------------------------------------------------------------------------
+
+
+def test_a_revoked_attestation_does_not_verify(api, chain):
+    attest(chain, revocation_time=timezone.now() - timedelta(seconds=1))
+    assert verify(api) == NOT_VERIFIED
+
+
+def test_an_attestation_expires_at_its_expiration_time_exactly(chain):
+    expires = timezone.now() + timedelta(hours=1)
+    attestation = attest(chain, expiration_time=expires)
+    just_before = verify_document(HASH, now=expires - timedelta(microseconds=1))
+    assert just_before.attestation_id == attestation.uid
+    assert not verify_document(HASH, now=expires).verified  # EAS: expired when <= now
+    assert not verify_document(HASH, now=expires + timedelta(seconds=1)).verified
+
+
+def test_an_expired_attestation_does_not_verify_through_the_api(api, chain):
+    attest(chain, expiration_time=timezone.now() - timedelta(seconds=1))
+    assert verify(api) == NOT_VERIFIED
+
+
+def test_confirmations_boundary(api, chain):
+    # Head 1000, 12 confirmations: block 989 has 12 (989..1000), block 990 has 11.
+    attestation = attest(chain, block_number=990)
+    assert verify(api) == NOT_VERIFIED
+    attestation.block_number = 989
+    attestation.save()
+    assert verify(api)["confirmations"] == 12
+
+
+def test_confirmations_count_from_the_indexed_head_as_it_moves(api, chain):
+    attestation = attest(chain, block_number=1000)
+    assert not verified_by(api, attestation)
+    chain.index_cursors.update(head_block=1011)
+    assert verify(api)["confirmations"] == 12
+
+
+def test_a_chain_needing_no_confirmations_still_needs_the_block_indexed(api, chain):
+    Chain.objects.filter(pk=chain.pk).update(confirmations=0)
+    attest(chain, block_number=1001)  # beyond the indexed head: 0 confirmations
+    assert verify(api)["confirmations"] == 0 and verify(api)["verified"]
+    # With 1, the block itself must be under the head.
+    Chain.objects.filter(pk=chain.pk).update(confirmations=1)
+    assert not verify(api)["verified"]
+
+
+def test_without_an_indexed_head_nothing_is_final(api, chain):
+    attestation = attest(chain)
+    chain.index_cursors.update(head_block=None)
+    assert not verified_by(api, attestation)
+
+
+def test_an_inactive_chain_does_not_verify_and_reactivating_it_does(api, admin, chain):
+    attestation = attest(chain)
+    path = f"/v1/admin/chains/{chain.chain_id}/status"
+    assert admin.patch(path, {"status": "inactive"}, format="json").status_code == 200
+    assert verify(api) == NOT_VERIFIED
+    assert admin.patch(path, {"status": "active"}, format="json").status_code == 200
+    assert verified_by(api, attestation)
+
+
+def test_an_untrusted_attester_does_not_verify(api, chain):
+    attest(chain, attester=OTHER)
+    assert verify(api) == NOT_VERIFIED
+
+
+def test_an_executor_of_another_chain_is_not_trusted_here(api, chain):
+    attest(chain, attester=OTHER)
+    ExecutorFactory(address=OTHER)  # on a chain of its own
+    TrustedAttesterFactory(address=OTHER)  # ditto
+    assert verify(api) == NOT_VERIFIED
+
+
+@pytest.mark.parametrize("status", [ExecutorStatus.STALE, ExecutorStatus.OFFLINE,
+                                    ExecutorStatus.DRAINING, ExecutorStatus.DEREGISTERED])
+def test_an_executor_verifies_whatever_its_liveness(api, chain, status):
+    attestation = attest(chain)
+    chain.executors.update(status=status, lease_expires_at=timezone.now() - timedelta(hours=1))
+    assert verified_by(api, attestation)
+
+
+def test_a_trusted_attester_added_or_removed_takes_effect_on_the_next_verify(api, admin, chain):
+    attestation = attest(chain, attester=OTHER)
+    assert not verified_by(api, attestation)
+    added = admin.post("/v1/admin/trusted-attesters",
+                       {"chainId": chain.chain_id, "address": OTHER}, format="json")
+    assert added.status_code == 201, added.content
+    assert verified_by(api, attestation)
+    deleted = admin.delete(f"/v1/admin/trusted-attesters/{added.json()['id']}")
+    assert deleted.status_code == 204
+    assert not verified_by(api, attestation)
+
+
+def test_revoking_an_executors_trust_takes_effect_on_the_next_verify(api, admin, chain):
+    attestation = attest(chain)
+    executor = chain.executors.get()
+    path = f"/v1/admin/executors/{executor.pk}"
+    assert admin.patch(path, {"trusted": False}, format="json").status_code == 200
+    assert verify(api) == NOT_VERIFIED
+    assert admin.patch(path, {"trusted": True}, format="json").status_code == 200
+    assert verified_by(api, attestation)
+
+
+def test_a_revoked_executor_stays_untrusted_even_if_listed_as_a_trusted_attester(api, chain):
+    attest(chain)
+    TrustedAttesterFactory(chain=chain, address=EXECUTOR)
+    chain.executors.update(trust_revoked_at=timezone.now())
+    assert verify(api) == NOT_VERIFIED
+
+
+def test_trust_changes_in_the_django_admin_take_effect_on_the_next_verify(api, chain):
+    attestation = attest(chain, attester=OTHER)
+    user = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    site = Client()
+    site.force_login(user)
+    added = site.post(reverse("admin:executors_trustedattester_add"),
+                      {"chain": chain.pk, "address": OTHER.upper().replace("0X", "0x"),
+                       "note": "ops"})
+    assert added.status_code == 302, added.content
+    assert verified_by(api, attestation)
+
+    executor = chain.executors.get()
+    attest(chain, time=attestation.time - timedelta(days=1))  # the executor's, earlier
+    assert verify(api)["attester"] == EXECUTOR
+    revoked = site.post(reverse("admin:executors_executor_changelist"),
+                        {"action": "revoke_trust", "_selected_action": [executor.pk]})
+    assert revoked.status_code == 302
+    assert verified_by(api, attestation)  # the executor's no longer answers
+
+
+def test_another_hash_or_an_attestation_without_one_does_not_match(api, chain):
+    attest(chain, document_hash="0x" + "d1" * 32)
+    attest(chain, document_hash=None, data=b"", decoded={})
+    assert verify(api) == NOT_VERIFIED
+
+
+# --- Several matches -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def second_chain():
+    chain = ChainFactory(chain_id=31338, short_name="anvil-2", confirmations=1)
+    IndexCursorFactory(deployment__chain=chain, head_block=50)
+    ExecutorFactory(chain=chain, address=EXECUTOR)
+    return chain
+
+
+def test_the_earliest_valid_attestation_answers_and_chain_id_narrows(api, chain, second_chain):
+    now = timezone.now().replace(microsecond=0)
+    later = attest(chain, time=now)
+    earlier = attest(second_chain, time=now - timedelta(minutes=5), block_number=40)
+    assert verified_by(api, earlier)
+    assert verify(api)["chainId"] == 31338
+    assert verified_by(api, later, chainId=31337)
+    assert verified_by(api, earlier, chainId=31338)
+    assert verify(api, chainId=424242) == NOT_VERIFIED
+
+
+def test_an_earlier_invalid_attestation_gives_way_to_a_later_valid_one(api, chain):
+    now = timezone.now().replace(microsecond=0)
+    valid = attest(chain, time=now)
+    attest(chain, time=now - timedelta(days=3), revocation_time=now)
+    attest(chain, time=now - timedelta(days=2), attester=OTHER)
+    attest(chain, time=now - timedelta(days=1), block_number=999)  # not final yet
+    assert verified_by(api, valid)
+
+
+def test_an_inactive_chain_gives_way_to_an_active_one(api, chain, second_chain):
+    now = timezone.now().replace(microsecond=0)
+    attest(second_chain, time=now - timedelta(days=1), block_number=40)
+    later = attest(chain, time=now)
+    second_chain.set_status(Chain.Status.INACTIVE)
+    assert verified_by(api, later)
+    assert verify(api, chainId=31338) == NOT_VERIFIED
+
+
+# --- The hot path ----------------------------------------------------------------------------
+
+
+def test_a_verification_is_one_select_and_no_write(api, chain, second_chain):
+    attest(chain)
+    TrustedAttesterFactory(chain=chain, address=OTHER)
+    verify(api)  # the first request reads the key into the cache and records its use
+    for body in [{}, {"chainId": 31337}, {"documentHash": "0x" + "00" * 32}]:
+        with CaptureQueriesContext(connection) as queries:
+            verify(api, **body)
+        sql = [q["sql"] for q in queries]
+        assert len(sql) == 1, sql
+        assert sql[0].startswith("SELECT"), sql
+
+
+def test_the_hot_query_uses_the_document_hash_index(chain):
+    from verification.services import verification_query
+
+    attest(chain)
+    query = verification_query(HASH, now=timezone.now())
+    with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
+        cursor.execute("SET LOCAL enable_seqscan = off")
+    plan = query.explain()
+    assert "attestation_document_idx" in plan, plan

@@ -1,0 +1,31 @@
+from rest_framework import serializers
+
+from config.api.serializers import StrictSerializer
+from registry.fields import AddressField, Bytes32Field, ChainIdField
+
+
+class VerifyRequestSerializer(StrictSerializer):
+    document_hash = Bytes32Field(help_text="The document's hash: 0x + 64 hex digits.")
+    chain_id = ChainIdField(required=False, allow_null=True,
+                            help_text="Only look on this chain.")
+    live = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Re-read the attestation from the chain before answering (slower; 503 when "
+        "the chain's RPC endpoints do not answer).",
+    )
+
+
+class VerifyResponseSerializer(serializers.Serializer):
+    """What verification found; every field but `verified` is null when nothing verifies."""
+
+    verified = serializers.BooleanField()
+    attestation_id = Bytes32Field(allow_null=True, help_text="The EAS attestation UID.")
+    timestamp = serializers.DateTimeField(allow_null=True,
+                                          help_text="When the chain says it was attested.")
+    chain_id = ChainIdField(allow_null=True)
+    attester = AddressField(allow_null=True)
+    schema_id = Bytes32Field(allow_null=True)
+    tx_hash = Bytes32Field(allow_null=True)
+    block_number = serializers.IntegerField(allow_null=True)
+    confirmations = serializers.IntegerField(
+        allow_null=True, help_text="Blocks from the attestation's to the head, both included.")

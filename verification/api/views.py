@@ -1,0 +1,25 @@
+from drf_spectacular.utils import extend_schema
+from rest_framework import viewsets
+from rest_framework.response import Response
+
+from verification.api import serializers
+from verification.services import verify_document
+
+
+class VerifyViewSet(viewsets.ViewSet):
+    """Document verification."""
+
+    @extend_schema(
+        request=serializers.VerifyRequestSerializer,
+        responses=serializers.VerifyResponseSerializer,
+        description="Is this document hash bound by an attestation on an active chain, not "
+        "revoked, not expired, made by a trusted attester of that chain and with at least the "
+        "chain's confirmations? The earliest such attestation answers. No match is a 200 with "
+        "`verified: false` and nulls. `chainId` narrows the search to one chain; `live: true` "
+        "re-reads the attestation from its chain first (503 when no RPC endpoint answers).",
+    )
+    def create(self, request):
+        body = serializers.VerifyRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = verify_document(**body.validated_data)
+        return Response(serializers.VerifyResponseSerializer(result.as_dict()).data)

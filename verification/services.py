@@ -1,0 +1,156 @@
+"""Document verification (SPEC section 6): is this document hash bound on a chain?
+
+A hash verifies through an attestation that carries it in its schema's document-hash field
+(the indexer fills `Attestation.document_hash` from that field only), on an active chain,
+not revoked, not expired now, made by a trusted attester of its chain, with at least the
+chain's confirmations. The earliest such attestation answers.
+
+The usual answer is one indexed query (the trusted attesters are EXISTS subqueries in it),
+with no write and no chain call. `live=True` asks the chain itself (see `_live`).
+"""
+
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone as dt_timezone
+
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+from web3.exceptions import TransactionNotFound
+
+from attestations.eas import ZERO_UID, eas_abi
+from attestations.models import Attestation
+from config.api.errors import ServiceUnavailable
+from executors.models import Executor, TrustedAttester
+from registry.chain_client import NoEndpointAvailable, chain_client
+from registry.models import Chain
+
+# How many of the index's candidates a live verification asks the chain about, earliest
+# first, before it answers "not verified".
+LIVE_CANDIDATES = 10
+# Earliest first; the rest only breaks ties (two chains, one second).
+EARLIEST = ("time", "chain_id", "block_number", "log_index")
+
+
+@dataclass(frozen=True)
+class Verification:
+    verified: bool
+    attestation_id: str | None = None
+    timestamp: datetime | None = None
+    chain_id: int | None = None
+    attester: str | None = None
+    schema_id: str | None = None
+    tx_hash: str | None = None
+    block_number: int | None = None
+    confirmations: int | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+NOT_VERIFIED = Verification(verified=False)
+
+
+def trusted_attester() -> Q:
+    """The attestation's attester is trusted on its chain: an executor registered there
+    (whatever its liveness) whose trust stands, or an address an administrator added, unless
+    it is an executor whose trust was revoked. Each EXISTS is a unique-index probe."""
+    executor = Executor.objects.filter(chain_id=OuterRef("chain_id"), address=OuterRef("attester"))
+    added = TrustedAttester.objects.filter(chain_id=OuterRef("chain_id"),
+                                           address=OuterRef("attester"))
+    return Q(Exists(executor.filter(trust_revoked_at__isnull=True))) | (
+        Q(Exists(added)) & ~Q(Exists(executor.filter(trust_revoked_at__isnull=False)))
+    )
+
+
+def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):
+    """Attestations of `document_hash` that pass every rule that a chain cannot undo
+    (active chain, trusted attester, not expired at `now`), earliest first."""
+    found = Attestation.objects.filter(
+        Q(expiration_time__isnull=True) | Q(expiration_time__gt=now),
+        trusted_attester(),
+        document_hash=document_hash,
+        chain__status=Chain.Status.ACTIVE,
+    )
+    if chain_id is not None:
+        found = found.filter(chain_id=chain_id)
+    return found.order_by(*EARLIEST)
+
+
+def verification_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
+    """The hot query: the earliest valid attestation, as one row of values."""
+    return (
+        candidates(document_hash, chain_id=chain_id, now=now)
+        .filter(revocation_time__isnull=True)
+        .with_confirmations()
+        .filter(confirmations__gte=F("chain__confirmations"))
+        .values("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash", "block_number",
+                "confirmations")[:1]
+    )
+
+
+def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
+                    now: datetime | None = None) -> Verification:
+    """Verify a normalised (0x + 64 lowercase hex) document hash. `live` re-reads the
+    candidates from their chains: ServiceUnavailable when a chain does not answer."""
+    now = now or timezone.now()
+    if live:
+        return _live(document_hash, chain_id=chain_id, now=now)
+    row = verification_query(document_hash, chain_id=chain_id, now=now).first()
+    if row is None:
+        return NOT_VERIFIED
+    return Verification(
+        verified=True, attestation_id=row["uid"], timestamp=row["time"],
+        chain_id=row["chain_id"], attester=row["attester"], schema_id=row["schema_uid"],
+        tx_hash=row["tx_hash"], block_number=row["block_number"],
+        confirmations=row["confirmations"],
+    )
+
+
+# Live verification ---------------------------------------------------------------------------
+
+
+def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verification:
+    """Ask the chain about the index's candidates, earliest first; the first the chain says
+    is valid answers. Revocation and confirmations are the chain's own, not the index's (a
+    revocation or a reorganisation the indexer has not read yet counts). A hash the index
+    has never seen is not asked about: live re-reads attestations, it does not search."""
+    found = list(candidates(document_hash, chain_id=chain_id, now=now)
+                 .select_related("chain", "deployment")[:LIVE_CANDIDATES])
+    clients = {}
+    for attestation in found:
+        chain = attestation.chain
+        if chain.pk not in clients:
+            clients[chain.pk] = chain_client(chain)
+        try:
+            answer = _read_on_chain(clients[chain.pk], attestation, now)
+        except NoEndpointAvailable as exc:
+            # The earliest candidate cannot be checked: any other answer could be wrong.
+            raise ServiceUnavailable(str(exc), code="chain_unavailable") from exc
+        if answer is not None:
+            return answer
+    return NOT_VERIFIED
+
+
+def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification | None:
+    """The attestation as its EAS contract holds it now, if it is valid there."""
+    eas = w3.eth.contract(address=w3.to_checksum_address(attestation.deployment.address),
+                          abi=eas_abi())
+    (uid, schema, time, expiration, revocation, _ref, _recipient, attester, *_rest) = (
+        eas.functions.getAttestation(bytes.fromhex(attestation.uid[2:])).call()
+    )
+    if "0x" + uid.hex() == ZERO_UID or revocation:
+        return None  # reorganised away, or revoked
+    if expiration and expiration <= int(now.timestamp()):
+        return None
+    try:
+        receipt = w3.eth.get_transaction_receipt(attestation.tx_hash)
+    except TransactionNotFound:
+        return None  # the index's transaction is not on the chain: no block to count from
+    confirmations = w3.eth.block_number - receipt["blockNumber"] + 1
+    if confirmations < attestation.chain.confirmations:
+        return None
+    return Verification(
+        verified=True, attestation_id=attestation.uid,
+        timestamp=datetime.fromtimestamp(time, dt_timezone.utc), chain_id=attestation.chain_id,
+        attester=attester.lower(), schema_id="0x" + schema.hex(), tx_hash=attestation.tx_hash,
+        block_number=receipt["blockNumber"], confirmations=confirmations,
+    )
