@@ -12,6 +12,7 @@ with no write and no chain call. `live=True` asks the chain itself (see `_live`)
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone as dt_timezone
 
+from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
@@ -87,6 +88,28 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
     )
 
 
+# The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
+# compiled once per process with stand-in values, which each request swaps for its own.
+_STAND_INS = {"document_hash": "0x" + "5" * 64, "chain_id": -31337,
+              "now": datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt_timezone.utc)}
+_compiled: dict[bool, tuple[str, list]] = {}
+
+
+def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> dict | None:
+    narrowed = chain_id is not None
+    if narrowed not in _compiled:
+        query = verification_query(_STAND_INS["document_hash"], now=_STAND_INS["now"],
+                                   chain_id=_STAND_INS["chain_id"] if narrowed else None)
+        _compiled[narrowed] = query.query.sql_with_params()
+    sql, params = _compiled[narrowed]
+    values = {_STAND_INS["document_hash"]: document_hash, _STAND_INS["chain_id"]: chain_id,
+              _STAND_INS["now"]: now}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [values.get(param, param) for param in params])
+        row = cursor.fetchone()
+        return dict(zip([column.name for column in cursor.description], row)) if row else None
+
+
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
                     now: datetime | None = None) -> Verification:
     """Verify a normalised (0x + 64 lowercase hex) document hash. `live` re-reads the
@@ -94,7 +117,7 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     now = now or timezone.now()
     if live:
         return _live(document_hash, chain_id=chain_id, now=now)
-    row = verification_query(document_hash, chain_id=chain_id, now=now).first()
+    row = _hot_row(document_hash, chain_id=chain_id, now=now)
     if row is None:
         return NOT_VERIFIED
     return Verification(

@@ -327,3 +327,31 @@ def test_the_hot_query_uses_the_document_hash_index(chain):
         cursor.execute("SET LOCAL enable_seqscan = off")
     plan = query.explain()
     assert "attestation_document_idx" in plan, plan
+
+
+# --- Live, without a chain to ask ------------------------------------------------------------
+
+
+def test_live_without_a_usable_rpc_endpoint_is_a_503(api, chain):
+    attest(chain)
+    api.raise_request_exception = False  # a 5xx signals got_request_exception, as it should
+    body = assert_problem(api.post(URL, {"documentHash": HASH, "live": True}, format="json"),
+                          503, "chain_unavailable")
+    assert "31337" in body["detail"]
+
+
+def test_live_with_nothing_indexed_asks_no_chain(api, chain):
+    with CaptureQueriesContext(connection) as queries:
+        assert verify(api, live=True) == NOT_VERIFIED
+    assert not any("rpcendpoint" in q["sql"] for q in queries)
+
+
+def test_the_answer_has_the_documented_shape(api, chain):
+    from verification.api.serializers import VerifyResponseSerializer
+
+    from djangorestframework_camel_case.util import underscoreize
+
+    attest(chain)
+    documented = VerifyResponseSerializer(data=underscoreize(verify(api)))
+    assert documented.is_valid(), documented.errors
+    assert set(verify(api)) == set(NOT_VERIFIED)

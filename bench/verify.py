@@ -1,0 +1,382 @@
+"""Document verification at scale: POST /v1/verify over 1,000,000 indexed attestations.
+
+1. Loads 1,000,000 attestations into PostgreSQL (one INSERT ... SELECT generate_series, kept
+   between runs: --reload to load again) on a chain with 100 executors, some trusted
+   attesters, a tenth of the attestations by untrusted addresses and a fiftieth revoked;
+   two attestations per document hash.
+2. Measures POST /v1/verify (hashes drawn at random: most verify, some do not exist) next to
+   GET /healthz on the same gunicorn, in interleaved rounds (targets: at least 70 % of
+   healthz's throughput, p99 at most 20 ms at concurrency 8), and counts the database writes
+   made meanwhile (target: none per request).
+3. Prints EXPLAIN ANALYZE of the hot query (target: an index scan on the document hash).
+4. Asks the same of the chain directly: getAttestation(uid) and the head block on anvil with
+   the real EAS contracts, through web3.py as a client would, and as raw JSON-RPC (the
+   node's own cost, a lower bound); target: the service at least 3x faster than web3.py.
+
+    .venv/bin/python bench/verify.py [--attestations 1000000] [--seconds 5] [--rounds 3]
+        [--concurrency 8] [--workers 2] [--reload] [--no-chain]
+
+Set DATABASE_URL to use another database (default: a local PostgreSQL
+`chain_registry_bench_verify`). The machine's load (other processes) weighs on every figure:
+ratios measured in one run are what the targets are about.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import threading
+import time
+
+import harness
+from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say
+
+DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_verify"
+CHAIN = 900_400
+HEAD = 1_000_000
+EXECUTORS = 100
+BENCH_NAME = "bench-verify"
+EXECUTOR_ADDRESS = "0x" + "ee" * 10 + "{:020x}"  # .format(n)
+UNTRUSTED = "0x" + "0b" * 20
+
+
+def document_hash(n: int) -> str:
+    """The hash of document n; attestations 2n and 2n + 1 both carry it (as the SQL does)."""
+    return "0x" + hashlib.sha256(str(n).encode()).hexdigest()
+
+
+# 1. The data --------------------------------------------------------------------------------
+
+
+def ensure_chain():
+    from attestations.models import IndexCursor, Schema
+    from executors.models import Executor, TrustedAttester
+    from registry.models import Category, Chain, ContractName, ContractVersion, Deployment
+
+    chain, _ = Chain.objects.get_or_create(chain_id=CHAIN, defaults={
+        "name": "Bench verify", "short_name": "bench-verify", "confirmations": 12})
+    category, _ = Category.objects.get_or_create(slug="bench", defaults={"name": "Bench"})
+    name, _ = ContractName.objects.get_or_create(name="bench-eas", defaults={
+        "display_name": "EAS (bench)", "category": category})
+    version, _ = ContractVersion.objects.get_or_create(contract_name=name, version="1.0.0",
+                                                       defaults={"abi": []})
+    deployment, _ = Deployment.objects.get_or_create(chain=chain, address="0x" + "ea" * 20,
+                                                     defaults={"contract_version": version,
+                                                               "kind": Deployment.Kind.EAS})
+    IndexCursor.objects.update_or_create(deployment=deployment, defaults={
+        "chain": chain, "next_block": HEAD + 1, "head_block": HEAD})
+    schema, _ = Schema.objects.get_or_create(chain=chain, uid="0x" + "5c" * 32, defaults={
+        "deployment": deployment, "schema": "bytes32 documentHash",
+        "fields": [{"name": "documentHash", "type": "bytes32"}], "resolver": "0x" + "00" * 20,
+        "revocable": True, "document_hash_field": "documentHash", "tx_hash": "0x" + "11" * 32,
+        "block_number": 1, "block_hash": "0x" + "22" * 32, "log_index": 0})
+    for n in range(EXECUTORS):
+        Executor.objects.get_or_create(chain=chain, address=EXECUTOR_ADDRESS.format(n), defaults={
+            "registered_by": BENCH_NAME, "lease_expires_at": "2000-01-01T00:00:00Z",
+            "status": "offline"})  # offline: trusted all the same
+    for n in range(20):
+        TrustedAttester.objects.get_or_create(chain=chain, address="0x" + "7a" * 10 + f"{n:020x}")
+    return chain, deployment, schema
+
+
+def load_attestations(count: int, deployment, schema, reload: bool) -> None:
+    from django.db import connection
+
+    from attestations.models import Attestation
+
+    table = Attestation._meta.db_table
+    have = Attestation.objects.filter(chain_id=CHAIN).count()
+    if have == count and not reload:
+        say(f"{have} attestations already loaded on chain {CHAIN}")
+        return
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE chain_id = %s", [CHAIN])
+        # Attestation n: document n // 2; attester an executor, every tenth an untrusted
+        # address; every fiftieth revoked; ten per block; one second apart.
+        cursor.execute(f"""
+            INSERT INTO {table} (chain_id, deployment_id, tx_hash, block_number, block_hash,
+                log_index, uid, schema_uid, schema_id, attester, recipient, ref_uid, time,
+                expiration_time, revocation_time, revocable, data, decoded, document_hash)
+            SELECT %(chain)s, %(deployment)s,
+                '0x' || encode(sha256(('tx' || n)::bytea), 'hex'),
+                n / 10 + 1, '0x' || encode(sha256(('block' || (n / 10))::bytea), 'hex'),
+                n %% 10, '0x' || encode(sha256(('uid' || n)::bytea), 'hex'),
+                %(schema_uid)s, %(schema)s,
+                CASE WHEN n %% 10 = 9 THEN %(untrusted)s
+                     ELSE '0x' || repeat('ee', 10) || lpad(to_hex(n %% %(executors)s), 20, '0') END,
+                '0x' || repeat('00', 20), '0x' || repeat('00', 32),
+                timestamptz '2025-01-01T00:00:00Z' + n * interval '1 second',
+                NULL,
+                CASE WHEN n %% 50 = 7 THEN timestamptz '2026-01-01T00:00:00Z' END,
+                true, decode(encode(sha256((n / 2)::text::bytea), 'hex'), 'hex'),
+                jsonb_build_object('documentHash',
+                                   '0x' || encode(sha256((n / 2)::text::bytea), 'hex')),
+                '0x' || encode(sha256((n / 2)::text::bytea), 'hex')
+            FROM generate_series(0, %(last)s) AS n
+        """, {"chain": CHAIN, "deployment": deployment.pk, "schema_uid": schema.uid,
+              "schema": schema.pk, "untrusted": UNTRUSTED, "executors": EXECUTORS,
+              "last": count - 1})
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM ANALYZE {table}")
+    say(f"loaded {count} attestations in {time.perf_counter() - started:.1f} s")
+
+
+# 2. The service under load ------------------------------------------------------------------
+
+
+def verify_requests(key: str, count: int, miss_share: float = 0.1):
+    """A request factory: random documents of the loaded set, and some hashes never seen."""
+    headers = {"X-API-Key": key, "Content-Type": "application/json"}
+    lock = threading.Lock()
+    rng = random.Random(1)
+
+    def make():
+        with lock:
+            n = rng.randrange(count // 2)
+            miss = rng.random() < miss_share
+        if miss:
+            digest = "0x" + hashlib.sha256(f"missing {n}".encode()).hexdigest()
+        else:
+            digest = document_hash(n)
+        return "POST", "/v1/verify", headers, json.dumps({"documentHash": digest}).encode()
+
+    return make
+
+
+def database_writes(env) -> int:
+    """Rows inserted, updated and deleted so far in the benchmark database (all tables)."""
+    name = env["DATABASE_URL"].rsplit("/", 1)[1]
+    time.sleep(1)  # statistics reach the collector in batches
+    out = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc",
+         "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    return int(out or 0)
+
+
+def check_answers(port: int, key: str) -> None:
+    """One verified, one untrusted, one revoked, one unknown: the data says what it should."""
+    headers = {"X-API-Key": key, "Content-Type": "application/json"}
+
+    def ask(digest):
+        status, body = harness.request(port, "POST", "/v1/verify", headers,
+                                       json.dumps({"documentHash": digest}).encode())
+        assert status == 200, body
+        return json.loads(body)
+
+    assert ask(document_hash(1))["verified"]  # attestations 2 and 3
+    # Document 4 is attestations 8 and 9: 9 untrusted, 8 verifies; document 3: 7 revoked, 6 ok.
+    assert ask(document_hash(4))["attestationId"] == "0x" + hashlib.sha256(b"uid8").hexdigest()
+    assert ask(document_hash(3))["attestationId"] == "0x" + hashlib.sha256(b"uid6").hexdigest()
+    assert not ask("0x" + "ff" * 32)["verified"]
+
+
+def bench_service(env, key: str, args):
+    healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
+    verify = verify_requests(key, args.attestations)
+    with gunicorn(env, workers=args.workers) as port:
+        check_answers(port, key)
+        load(port, "warm-up", verify, seconds=1, concurrency=args.concurrency)
+        load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
+        writes_before = database_writes(env)
+        runs = {"healthz": [], "verify": []}
+        for _ in range(args.rounds):
+            runs["healthz"].append(load(port, "GET /healthz", healthz, seconds=args.seconds,
+                                        concurrency=args.concurrency))
+            runs["verify"].append(load(port, "POST /v1/verify", verify, seconds=args.seconds,
+                                       concurrency=args.concurrency))
+        writes = database_writes(env) - writes_before
+        single = load(port, "POST /v1/verify (1 client)", verify, seconds=args.seconds,
+                      concurrency=1)
+    health, verified = merge(runs["healthz"]), merge(runs["verify"])
+    ratio = verified.rps / health.rps
+    p99 = verified.percentile(99)
+    say(
+        "",
+        f"== POST /v1/verify: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
+        f"{args.attestations} attestations, {args.rounds} interleaved rounds x {args.seconds}s",
+        health.line(),
+        verified.line(),
+        single.line(),
+        f"verify / healthz throughput: {ratio:.1%}   (target: at least 70 %)  "
+        f"{'PASS' if ratio >= 0.7 else 'FAIL'}",
+        f"verify p99 at concurrency {args.concurrency}: {p99:.2f} ms   (target: at most 20 ms)  "
+        f"{'PASS' if p99 <= 20 else 'FAIL'}",
+        f"database rows written during {verified.requests} verifications (and the healthz "
+        f"rounds): {writes}   (API key use is recorded at most once a minute per key)",
+    )
+    return ratio, p99, verified, single
+
+
+# 3. The plan --------------------------------------------------------------------------------
+
+
+def explain(count: int) -> bool:
+    from django.db import connection
+    from django.utils import timezone
+
+    from verification.services import verification_query
+
+    query = verification_query(document_hash(count // 4), now=timezone.now())
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    indexed = "Index Scan using attestation_document_idx" in plan
+    say("", "== EXPLAIN ANALYZE of the hot query", plan,
+        f"index scan on the document hash: {'PASS' if indexed else 'FAIL'}")
+    return indexed
+
+
+# 4. The chain directly ----------------------------------------------------------------------
+
+
+def bench_chain(args, service) -> float:
+    """getAttestation(uid) and eth_blockNumber on anvil: through web3.py, and raw."""
+    from web3 import HTTPProvider, Web3
+
+    from attestations import eas
+    from tests.anvil import Anvil
+
+    node = Anvil(chain_id=31337).start()
+    try:
+        w3 = Web3(HTTPProvider(node.url))
+        sender = w3.eth.accounts[0].lower()
+        deployment = eas.deploy_eas(w3, sender=sender)
+        schema_uid = eas.register_schema(w3, deployment.schema_registry, "bytes32 documentHash",
+                                         sender=sender)
+        uids = eas.multi_attest(w3, deployment.eas, schema_uid=schema_uid, sender=sender,
+                                data=[bytes.fromhex(document_hash(n)[2:]) for n in range(200)])
+        node.mine(20)
+        local = threading.local()
+        rng, lock = random.Random(2), threading.Lock()
+
+        def pick_uid():
+            with lock:
+                return rng.choice(uids)
+
+        def web3_lookup():
+            if not hasattr(local, "contract"):
+                client = Web3(HTTPProvider(node.url))
+                local.client = client
+                local.contract = client.eth.contract(
+                    address=Web3.to_checksum_address(deployment.eas), abi=eas.eas_abi())
+            attestation = local.contract.functions.getAttestation(
+                bytes.fromhex(pick_uid()[2:])).call()
+            local.client.eth.block_number  # noqa: B018 (confirmations need the head)
+            return attestation
+
+        calldata = {uid: local_calldata(w3, deployment.eas, uid) for uid in uids}
+        port = node.port
+
+        def raw_lookup():
+            uid = pick_uid()
+            body = json.dumps([
+                {"jsonrpc": "2.0", "id": 1, "method": "eth_call",
+                 "params": [{"to": deployment.eas, "data": calldata[uid]}, "latest"]},
+                {"jsonrpc": "2.0", "id": 2, "method": "eth_blockNumber", "params": []},
+            ]).encode()
+            return "POST", "/", {"Content-Type": "application/json"}, body
+
+        web3_runs = [timed_calls("web3.py getAttestation + blockNumber", web3_lookup,
+                                 args.seconds, args.concurrency) for _ in range(args.rounds)]
+        raw = merge([load(port, "raw JSON-RPC batch (same calls)", raw_lookup,
+                          seconds=args.seconds, concurrency=args.concurrency)
+                     for _ in range(args.rounds)])
+        web3_single = timed_calls("web3.py (1 client)", web3_lookup, args.seconds, 1)
+    finally:
+        node.stop()
+    web3_all = merge(web3_runs)
+    _, _, verified, single = service
+    speedup = verified.rps / web3_all.rps
+    latency = web3_single.percentile(50) / single.percentile(50)
+    say(
+        "",
+        f"== the same lookup asked of anvil (EAS getAttestation(uid) and the head block), "
+        f"concurrency {args.concurrency}",
+        web3_all.line(), raw.line(), web3_single.line(),
+        f"service / web3.py throughput: {speedup:.1f}x   (target: at least 3x)  "
+        f"{'PASS' if speedup >= 3 else 'FAIL'}",
+        f"service / raw JSON-RPC throughput: {verified.rps / raw.rps:.1f}x   (the node's own "
+        "cost, no client library)",
+        f"one client, median latency: service {single.percentile(50):.2f} ms, web3.py "
+        f"{web3_single.percentile(50):.2f} ms ({latency:.1f}x)",
+        "(anvil holds its state in memory on this machine: a remote provider adds a network "
+        "round trip, and a lookup by document hash alone needs eth_getLogs over every "
+        "attestation of the schema, which the index answers instead)",
+    )
+    return speedup
+
+
+def local_calldata(w3, address: str, uid: str) -> str:
+    from web3 import Web3
+
+    from attestations import eas
+
+    contract = w3.eth.contract(address=Web3.to_checksum_address(address), abi=eas.eas_abi())
+    return contract.encode_abi("getAttestation", args=[bytes.fromhex(uid[2:])])
+
+
+def timed_calls(name: str, call, seconds: float, concurrency: int):
+    """load() for a Python callable instead of an HTTP request."""
+    latencies, lock = [], threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def worker():
+        mine = []
+        while time.perf_counter() < stop_at:
+            started = time.perf_counter()
+            call()
+            mine.append((time.perf_counter() - started) * 1000)
+        with lock:
+            latencies.extend(mine)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return harness.LoadResult(name, len(latencies), 0, time.perf_counter() - started, latencies)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--attestations", type=int, default=1_000_000)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--reload", action="store_true", help="Load the attestations again.")
+    parser.add_argument("--no-chain", action="store_true", help="Skip the anvil comparison.")
+    args = parser.parse_args()
+
+    env = bench_env(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
+    ensure_database(env)
+    harness.setup_django(env)
+    _, deployment, schema = ensure_chain()
+    load_attestations(args.attestations, deployment, schema, args.reload)
+    key = manage("create_api_key", "--name", BENCH_NAME, "--scope", "api",
+                 env=env).strip().splitlines()[-1]
+    try:
+        service = bench_service(env, key, args)
+        indexed = explain(args.attestations)
+        summary = [f"verify {service[0]:.1%} of healthz (target >= 70 %)",
+                   f"p99 {service[1]:.2f} ms (target <= 20 ms)",
+                   f"index scan {'yes' if indexed else 'NO'}"]
+        if not args.no_chain:
+            speedup = bench_chain(args, service)
+            summary.append(f"{speedup:.1f}x web3.py getAttestation on anvil (target >= 3x)")
+        say("", "== summary: " + "; ".join(summary))
+    finally:
+        from registry.models import ApiKey
+
+        ApiKey.objects.filter(name=BENCH_NAME).delete()
+
+
+if __name__ == "__main__":
+    main()
