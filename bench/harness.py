@@ -74,7 +74,7 @@ def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
         cwd=ROOT, env=env,
     )
     try:
-        deadline = time.time() + 30
+        deadline = time.time() + 90  # a loaded machine (shared CPUs) starts slowly
         while True:
             try:
                 status = request(port, "GET", "/healthz")[0]

@@ -5,7 +5,7 @@ A hash verifies through an attestation that carries it in its schema's document-
 not revoked, not expired now, made by a trusted attester of its chain, with at least the
 chain's confirmations. The earliest such attestation answers.
 
-The usual answer is one indexed query (the trusted attesters are EXISTS subqueries in it),
+The usual answer is one indexed query (the trusted attesters are subqueries in it),
 with no write and no chain call. `live=True` asks the chain itself (see `_live`).
 """
 
@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone as dt_timezone
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
@@ -50,16 +51,18 @@ class Verification:
 NOT_VERIFIED = Verification(verified=False)
 
 
-def trusted_attester() -> Q:
-    """The attestation's attester is trusted on its chain: an executor registered there
-    (whatever its liveness) whose trust stands, or an address an administrator added, unless
-    it is an executor whose trust was revoked. Each EXISTS is a unique-index probe."""
-    executor = Executor.objects.filter(chain_id=OuterRef("chain_id"), address=OuterRef("attester"))
+def trusted_attester() -> Coalesce:
+    """The attestation's attester is trusted on its chain. An executor registered there is,
+    whatever its liveness, unless an administrator revoked its trust (then it is not, even
+    if also listed as a trusted attester); any other address is when an administrator added
+    it. Two unique-index probes."""
+    executor_trust = Executor.objects.filter(
+        chain_id=OuterRef("chain_id"), address=OuterRef("attester"),
+    ).values(trusted=ExpressionWrapper(Q(trust_revoked_at__isnull=True),
+                                       output_field=BooleanField()))[:1]
     added = TrustedAttester.objects.filter(chain_id=OuterRef("chain_id"),
                                            address=OuterRef("attester"))
-    return Q(Exists(executor.filter(trust_revoked_at__isnull=True))) | (
-        Q(Exists(added)) & ~Q(Exists(executor.filter(trust_revoked_at__isnull=False)))
-    )
+    return Coalesce(Subquery(executor_trust), Exists(added), output_field=BooleanField())
 
 
 def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):
