@@ -23,6 +23,9 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench"
 
 
+SERVERS: dict[int, int] = {}  # port -> pid of the gunicorn master serving it
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -85,10 +88,30 @@ def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
             if time.time() > deadline or proc.poll() is not None:
                 raise RuntimeError("gunicorn did not start")
             time.sleep(0.2)
+        SERVERS[port] = proc.pid
         yield port
     finally:
+        SERVERS.pop(port, None)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def cpu_seconds(pids) -> float:
+    """User + system CPU time the processes `pids` have used so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue  # ended
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
 
 
 def request(port: int, method: str, path: str, headers=None, body: bytes | None = None):

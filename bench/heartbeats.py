@@ -20,14 +20,27 @@ import argparse
 import itertools
 import json
 import logging
+import resource
 import sys
 import threading
 import time
 import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, load, manage, merge, request, say
+from harness import (
+    bench_env,
+    cpu_seconds,
+    ensure_database,
+    gunicorn,
+    load,
+    manage,
+    merge,
+    request,
+    say,
+)
 
 HEARTBEAT_CHAIN = 900_100
 SWEEP_CHAINS = range(900_200, 900_300)  # 100 chains of 1,000 executors each by default
@@ -118,13 +131,17 @@ def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
         load(port, "warm-up", heartbeat, seconds=1, concurrency=args.concurrency)
         load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
         runs = {"healthz": [], "heartbeat": []}
+        cpu = {"healthz": CpuUse(), "heartbeat": CpuUse()}
         for _ in range(args.rounds):
-            runs["healthz"].append(load(port, "GET /healthz", healthz, seconds=args.seconds,
-                                        concurrency=args.concurrency))
-            runs["heartbeat"].append(load(port, "POST .../heartbeat", heartbeat,
-                                          seconds=args.seconds, concurrency=args.concurrency))
+            for name, label, make in (("healthz", "GET /healthz", healthz),
+                                      ("heartbeat", "POST .../heartbeat", heartbeat)):
+                with cpu[name].measuring(port):
+                    runs[name].append(load(port, label, make, seconds=args.seconds,
+                                           concurrency=args.concurrency))
     health, beats = merge(runs["healthz"]), merge(runs["heartbeat"])
     ratio = beats.rps / health.rps
+    health_cpu, beat_cpu = (cpu["healthz"].per_request(health.requests),
+                            cpu["heartbeat"].per_request(beats.requests))
     say(
         "",
         f"== heartbeats: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
@@ -133,8 +150,63 @@ def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
         beats.line(),
         f"heartbeats / healthz throughput: {ratio:.1%}   (target: at least 60 %)  "
         f"{'PASS' if ratio >= 0.6 else 'FAIL'}",
+        "CPU per request (us), less sensitive to other load on the machine than throughput:",
+        f"  GET /healthz         {health_cpu}",
+        f"  POST .../heartbeat   {beat_cpu}",
+        f"  healthz / heartbeat CPU: {health_cpu.total / beat_cpu.total:.1%}",
     )
     return ratio, ids
+
+
+@dataclass
+class CpuShare:
+    server: float
+    database: float
+    client: float
+
+    @property
+    def total(self) -> float:
+        return self.server + self.database + self.client
+
+    def __str__(self):
+        return (f"gunicorn workers {self.server:5.0f}   PostgreSQL {self.database:4.0f}   "
+                f"load generator {self.client:4.0f}   total {self.total:5.0f}")
+
+
+class CpuUse:
+    """CPU seconds used while measuring: gunicorn's workers, the PostgreSQL backends of the
+    benchmark's database, and this process (the load generator)."""
+
+    def __init__(self):
+        self.server = self.database = self.client = 0.0
+
+    @contextmanager
+    def measuring(self, port: int):
+        workers, backends = harness.children(harness.SERVERS[port]), database_backends()
+        before = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        yield
+        after = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        self.server += after[0] - before[0]
+        self.database += after[1] - before[1]
+        self.client += after[2] - before[2]
+
+    def per_request(self, requests: int) -> CpuShare:
+        return CpuShare(*(seconds / requests * 1e6
+                          for seconds in (self.server, self.database, self.client)))
+
+
+def database_backends() -> list[int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()")
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
@@ -186,22 +258,20 @@ def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
         ("DRF dispatch (all of DRF)", APIView, "dispatch"),
         ("  authentication, permission", APIView, "initial"),
         ("  heartbeat action", views.ChainRegistryViewSet, "heartbeat"),
-        ("    chain lookup (Chain.objects.by_ref)", views.ChainRegistryViewSet, "chain"),
-        ("    request body validation", serializers.HeartbeatSerializer, "is_valid"),
-        ("    executor_heartbeat (the UPDATE)", services, "executor_heartbeat"),
+        ("    body parsing and validation", serializers, "heartbeat_body"),
+        ("    executor_heartbeat", services, "executor_heartbeat"),
+        ("      the renewal UPDATE", services, "_renew_lease"),
     ]
     healthz_us = per_request_us(healthz)
-    with mock.patch.multiple("executors.api.views.services", executor_heartbeat=timed(
-            steps[-1][0], services.executor_heartbeat)):
-        patches = [mock.patch.object(owner, attribute, timed(label, getattr(owner, attribute)))
-                   for label, owner, attribute in steps[:-1]]
+    patches = [mock.patch.object(owner, attribute, timed(label, getattr(owner, attribute)))
+               for label, owner, attribute in steps]
+    for patch in patches:
+        patch.start()
+    try:
+        beat_us = per_request_us(beat)
+    finally:
         for patch in patches:
-            patch.start()
-        try:
-            beat_us = per_request_us(beat)
-        finally:
-            for patch in patches:
-                patch.stop()
+            patch.stop()
     say("", f"== in-process, {repeat} requests each (django.test.Client)",
         f"GET /healthz                              {healthz_us:6.0f} us",
         f"POST .../heartbeat                        {beat_us:6.0f} us",
