@@ -56,9 +56,9 @@ def trusted_attester() -> Coalesce:
     whatever its liveness, unless an administrator revoked its trust (then it is not, even
     if also listed as a trusted attester); any other address is when an administrator added
     it. Two unique-index probes."""
-    executor_trust = Executor.objects.filter(
+    executor_trust = Executor.objects.filter(  # unique (chain, address): no order needed
         chain_id=OuterRef("chain_id"), address=OuterRef("attester"),
-    ).values(trusted=ExpressionWrapper(Q(trust_revoked_at__isnull=True),
+    ).order_by().values(trusted=ExpressionWrapper(Q(trust_revoked_at__isnull=True),
                                        output_field=BooleanField()))[:1]
     added = TrustedAttester.objects.filter(chain_id=OuterRef("chain_id"),
                                            address=OuterRef("attester"))
