@@ -17,6 +17,7 @@ PROCEDURES = {
     "schemas.validate": mutation("public-schema-validate"),
     "attestations.list": query("public-attestation-list"),
     "attestations.get": query("public-attestation-detail"),
+    "verify": mutation("verify-list"),
     "workflows.create": mutation("workflow-list"),
     "workflows.get": query("workflow-detail", pk="workflowId"),
     "workflows.list": query("workflow-list"),

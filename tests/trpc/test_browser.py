@@ -1,7 +1,7 @@
 """CORS in a real browser: headless Chromium (Debian's package, scripts/client_tools.sh)
-loads a page from another origin that calls the API and /trpc with fetch: custom headers
-(so preflights), JSON lines, JSON-RPC, a 401 whose body and headers the page may read; a
-page from an origin that is not listed is refused by the browser."""
+loads a page from another origin that calls /chains, /v1/verify and /trpc with fetch:
+custom headers (so preflights), JSON lines, JSON-RPC, a 401 whose body and headers the page
+may read; a page from an origin that is not listed is refused by the browser."""
 
 import html
 import json
@@ -33,6 +33,9 @@ async function read(name, response) {
 async function run() {
   const headers = {"X-API-Key": key, "X-Request-ID": "from-the-browser"};
   await read("chains", await fetch(api + "/chains", {headers}));
+  await read("verify", await fetch(api + "/v1/verify", {method: "POST",
+    headers: {...headers, "Content-Type": "application/json"},
+    body: JSON.stringify({documentHash: "0x" + "d0".repeat(32)})}));
   await read("stream", await fetch(api + "/trpc/chains.list,nope?batch=1&input=%%7B%%7D",
     {headers: {...headers, "trpc-accept": "application/jsonl", "x-trpc-source": "browser"}}));
   await read("mutation", await fetch(api + "/trpc/schemas.validate", {method: "POST",
@@ -108,6 +111,8 @@ def test_a_page_of_a_listed_origin_calls_the_api_and_trpc(live_server, api_key, 
     chains_answer = out["chains"]
     assert chains_answer["status"] == 200 and chains_answer["requestId"] == "from-the-browser"
     assert len(json.loads(chains_answer["text"])["results"]) == 2
+    verify = out["verify"]
+    assert verify["status"] == 200 and json.loads(verify["text"])["verified"] is False
     stream = out["stream"]
     assert stream["status"] == 200
     head = json.loads(stream["text"].strip())

@@ -70,8 +70,10 @@ def test_queries_mutations_and_errors_through_every_link(live_server, api_key, c
         m("schemas.validate", valid),
         m("schemas.validate", {"schema": 5}),
         q("schemas.validate"),  # a mutation called as a query
+        m("verify", {"documentHash": "0x" + "11" * 32}),
     ], key=api_key)
-    everything, testnets, unknown, one, bad_filter, validated, bad_body, wrong_method = results
+    everything, testnets, unknown, one, bad_filter, validated, bad_body, wrong_method, verified = results
+    assert verified["data"]["verified"] is False and verified["data"]["attestationId"] is None
     assert {chain["chainId"] for chain in everything["data"]["results"]} == {1, 31337}
     assert [chain["chainId"] for chain in testnets["data"]["results"]] == [31337]
     assert_client_error(unknown, "NOT_FOUND", 404)

@@ -9,7 +9,13 @@ from django.urls import resolve, reverse
 
 from config.trpc.dispatch import path_params
 from config.trpc.procedures import PROCEDURES
-from tests.factories import AttestationFactory, ChainFactory, IndexCursorFactory, SchemaFactory
+from tests.factories import (
+    AttestationFactory,
+    ChainFactory,
+    ExecutorFactory,
+    IndexCursorFactory,
+    SchemaFactory,
+)
 from tests.trpc.conftest import assert_error, query_url
 from tests.verification.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 
@@ -28,9 +34,8 @@ def test_each_procedure_names_a_route_with_its_method(name):
     assert procedure.method.lower() in callback.actions, (name, callback.actions)
 
 
-def test_the_spec_procedures_that_exist_are_registered():
-    # Those whose REST endpoint is not built yet come with it (config/trpc/procedures.py).
-    assert SPEC_PROCEDURES - {"verify"} <= set(PROCEDURES)
+def test_the_spec_procedures_are_registered():
+    assert SPEC_PROCEDURES <= set(PROCEDURES)
     assert set(PROCEDURES) - SPEC_PROCEDURES <= {"chains.get"}
 
 
@@ -108,3 +113,23 @@ def test_the_openapi_schema_documents_trpc_with_the_registered_procedures(anon):
     assert all(name in description for name in PROCEDURES)
     body = paths["/trpc"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert body["oneOf"][0]["properties"]["method"]["enum"] == sorted(PROCEDURES)
+
+
+def test_verify_answers_as_post_v1_verify(api):
+    chain = ChainFactory(chain_id=31337, confirmations=2)
+    IndexCursorFactory(deployment__chain=chain, head_block=1000)
+    executor = "0x" + "e1" * 20
+    ExecutorFactory(chain=chain, address=executor)
+    document = "0x" + "d0" * 32
+    attestation = AttestationFactory(schema=SchemaFactory(deployment__chain=chain),
+                                     attester=executor, document_hash=document, block_number=900)
+    for data in ({"documentHash": document}, {"documentHash": "0x" + "11" * 32},
+                 {"documentHash": document.upper().replace("0X", "0x"), "chainId": 31337}):
+        answer = api.generic("POST", "/trpc/verify", json.dumps(data), content_type="application/json")
+        rest = api.post("/v1/verify", data, format="json").json()
+        assert answer.json() == {"result": {"data": rest}}
+    assert rest["verified"] is True and rest["attestationId"] == attestation.uid
+    bad = api.generic("POST", "/trpc/verify", json.dumps({"documentHash": "0x12"}),
+                      content_type="application/json")
+    shape = assert_error(bad.json(), "BAD_REQUEST", 400, "verify")
+    assert shape["data"]["problem"]["errors"][0]["attr"] == "documentHash"
