@@ -4,6 +4,7 @@ and a stub server for the few answers anvil cannot give."""
 import json
 import ctypes
 import os
+import itertools
 import signal
 import socket
 import subprocess
@@ -35,6 +36,15 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+_closed_urls = itertools.count()
+
+
+def closed_url() -> str:
+    """A URL where nothing listens. The path makes each one distinct: the OS may hand out
+    the same free port twice in a row, and endpoint URLs are unique per chain."""
+    return f"http://127.0.0.1:{free_port()}/closed-{next(_closed_urls)}"
 
 
 class Anvil:

@@ -12,7 +12,7 @@ from web3.exceptions import Web3RPCError
 
 from registry.chain_client import NoEndpointAvailable, chain_client, ordered_endpoints
 from registry.models import ProviderHealth, RpcEndpoint
-from tests.anvil import StubRpc, free_port
+from tests.anvil import StubRpc, closed_url, free_port
 from tests.factories import ChainFactory, RpcEndpointFactory
 
 pytestmark = pytest.mark.django_db
@@ -24,9 +24,6 @@ SECRET = "hunter2Secret"
 def chain():
     return ChainFactory(chain_id=31337, short_name="anvil", name="Anvil")
 
-
-def closed_url() -> str:
-    return f"http://127.0.0.1:{free_port()}/"
 
 
 def healthy(chain, url, **fields) -> RpcEndpoint:

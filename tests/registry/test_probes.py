@@ -20,7 +20,7 @@ from registry.chain_client import chain_client, ordered_endpoints
 from registry.models import RpcEndpoint, RpcProbe
 from registry.probes import LOCK_NAME, probe_rpcs
 from registry.tasks import probe_rpc_endpoints
-from tests.anvil import StubRpc, free_port
+from tests.anvil import StubRpc, closed_url, free_port
 from tests.factories import ChainFactory, RpcEndpointFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,9 +45,6 @@ def health(endpoint) -> tuple:
     endpoint.refresh_from_db()
     return endpoint.status, endpoint.consecutive_failures, endpoint.consecutive_successes
 
-
-def closed_url() -> str:
-    return f"http://127.0.0.1:{free_port()}/"
 
 
 def run_command(*args) -> str:
