@@ -215,3 +215,24 @@ def test_concurrent_claims_never_hand_out_a_job_twice(document_schema, chain, ex
         thread.join()
     assert len(claimed) == 60 and len(set(claimed)) == 60
     assert Workflow.objects.filter(state="dispatched").count() == 60
+
+
+def test_track_workflows_runs_the_tracking_once(queued):
+    import io
+
+    from django.core.management import call_command
+
+    Workflow.objects.filter(pk=queued.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    out = io.StringIO()
+    call_command("track_workflows", stdout=out)
+    assert out.getvalue().startswith("expired 1, requeued 0, confirmed 0")
+    assert Workflow.objects.get(pk=queued.pk).state == "expired"
+
+
+def test_the_tracking_task_is_registered_and_scheduled():
+    from config.celery import app
+    from config.schedules import PERIODIC_TASKS
+
+    app.loader.import_default_modules()
+    assert "verification.track_workflows" in app.tasks
+    assert {"task": "verification.track_workflows", "every": 5} in PERIODIC_TASKS.values()
