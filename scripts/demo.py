@@ -221,6 +221,9 @@ class Demo:
             print("    (POST /v1/verify is not part of this build yet)")
             return
         show(f"{response.status_code}", response.json())
+        if response.status_code >= 500:
+            log = (self.folder / "server.log").read_text().splitlines()
+            print("\n".join("    | " + line for line in log[-40:]))
 
 
 # Run inside `manage.py shell` (the project's settings find the EAS artifacts).

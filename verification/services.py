@@ -110,7 +110,8 @@ def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> dict
     with connection.cursor() as cursor:
         cursor.execute(sql, [values.get(param, param) for param in params])
         row = cursor.fetchone()
-        return dict(zip([column.name for column in cursor.description], row)) if row else None
+        # column[0]: sqlite3 describes columns as tuples, psycopg as objects with .name
+        return dict(zip([column[0] for column in cursor.description], row)) if row else None
 
 
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,

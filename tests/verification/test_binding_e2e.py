@@ -60,7 +60,15 @@ def settle(eas_chain, blocks: int = 2):
     return workflows_track()
 
 
-def test_a_bound_document_is_confirmed_with_its_attestation(bound_chain, live_server, api):
+def verified(api) -> dict:
+    response = api.post("/v1/verify", {"documentHash": DOCUMENT}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_a_bound_document_is_confirmed_with_its_attestation_and_verifies(bound_chain,
+                                                                         live_server, api):
+    assert verified(api)["verified"] is False
     created = bind(api, document=DOCUMENT).json()
     ref = executor(live_server, bound_chain, KEY_A)
 
@@ -80,6 +88,9 @@ def test_a_bound_document_is_confirmed_with_its_attestation(bound_chain, live_se
     assert attestation.attester == ref.address == Executor.objects.get().address
     assert [t["toState"] for t in body["transitions"]] == [
         "received", "queued", "dispatched", "submitted", "confirmed"]
+    answer = verified(api)
+    assert answer["verified"] is True and answer["attestationId"] == attestation.uid
+    assert answer["chainId"] == 31337
 
 
 def test_an_idempotent_repeat_binds_once(bound_chain, live_server, api):
