@@ -287,7 +287,10 @@ def test_a_cycle_over_many_slow_endpoints_takes_about_one_timeout(chain, anvil_f
         summary = probe()
         elapsed = time.perf_counter() - started
 
-    assert elapsed < 2 * timeout_ms / 1000, f"{elapsed:.2f} s for one cycle"
+    # Concurrent, not one after another: in turn, the slow ones alone would take 10 s. The
+    # bound is loose so that a busy machine does not fail it; bench/probes.py measures.
+    one_after_another = len(slow_ones) * timeout_ms / 1000
+    assert elapsed < one_after_another / 4, f"{elapsed:.2f} s for one cycle"
     assert summary == {"probed": 30, "unknown": 25, "healthy": 5}
     live = RpcEndpoint.objects.filter(pk__in=[e.pk for e in live_ones])
     assert set(live.values_list("status", flat=True)) == {"healthy"}
