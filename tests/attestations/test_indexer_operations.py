@@ -186,3 +186,15 @@ def test_the_command_refuses_unknown_and_inactive_chains():
     chain = ChainFactory(status="inactive")
     with pytest.raises(CommandError, match="not active"):
         call_command("index_chain", str(chain.chain_id))
+
+
+@pytest.mark.skipif(connection.vendor == "postgresql", reason="the cache lock of other databases")
+def test_without_postgresql_a_cache_lock_serialises_runs():
+    from django.core.cache import cache
+
+    chain = ChainFactory()
+    DeploymentFactory(chain=chain, kind="eas")
+    cache.add(f"indexer-lock:{chain.chain_id}", "another process", 60)
+    assert index_chain(chain).skipped
+    cache.delete(f"indexer-lock:{chain.chain_id}")
+    assert not index_chain(chain).skipped
