@@ -142,6 +142,9 @@ class Attestation(OnChainRecord):
             models.Index(fields=["uid"], name="attestation_uid_idx"),
             # Reorg rollback: everything of a deployment from a block on.
             models.Index(fields=["deployment", "block_number"], name="attestation_block_idx"),
+            # revoked=true at millions of rows, where revoked ones are rare (docs/decisions.md).
+            models.Index(fields=["-time", "-id"], name="attestation_revoked_time_idx",
+                         condition=models.Q(revocation_time__isnull=False)),
             models.Index(fields=["deployment", "revoked_block_number"],
                          name="attestation_revoked_block_idx",
                          condition=models.Q(revoked_block_number__isnull=False)),

@@ -15,7 +15,7 @@ and again after `--empty-blocks` more blocks are mined: it follows the logs per 
 number of blocks.
 
     .venv/bin/python bench/indexer.py [--attestations 10000] [--per-tx 100] [--rounds 3]
-        [--empty-blocks 200000]
+        [--empty-blocks 100000]
 
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 Everything it inserts is removed at the end, and the anvil it started is stopped.
@@ -136,12 +136,13 @@ def main():
     parser.add_argument("--attestations", type=int, default=10_000)
     parser.add_argument("--per-tx", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--empty-blocks", type=int, default=200_000)
+    parser.add_argument("--empty-blocks", type=int, default=100_000)
     args = parser.parse_args()
 
     env = bench_env()
     ensure_database(env)
     setup_django(env)
+    import requests
     from django.conf import settings
     from web3 import HTTPProvider, Web3
 
@@ -198,8 +199,9 @@ def main():
 
         blocks_before = w3.eth.block_number - eas.eas_block
         peak_before = peak_memory(chain, deployments)
-        for _ in range(0, args.empty_blocks, 10_000):  # anvil answers within its timeout
-            node.rpc("anvil_mine", [hex(10_000)])
+        for _ in range(0, args.empty_blocks, 5_000):
+            requests.post(node.url, timeout=300, json={
+                "jsonrpc": "2.0", "id": 1, "method": "anvil_mine", "params": [hex(5_000)]})
         blocks_after = w3.eth.block_number - eas.eas_block
         peak_after = peak_memory(chain, deployments)
         say(f"peak memory (tracemalloc) of a full run: {peak_before:.1f} MiB over "
