@@ -10,12 +10,12 @@ with multiAttest (`--per-tx` per transaction). Then, in interleaved rounds on th
   a rollback of everything it read.
 Targets: >= 2,000 attestations/s, and >= 50 % of the bare script's rate.
 
-Peak memory (tracemalloc, in runs that are not timed) is measured over the chain as it is,
-and again after `--empty-blocks` more blocks are mined: it follows the logs per range, not the
-number of blocks.
+Peak memory (tracemalloc, in runs that are not timed) is measured with ranges pinned at
+`--memory-range` blocks, over the second half of the blocks and then over all of them: it
+follows what one range holds, not the number of blocks read.
 
     .venv/bin/python bench/indexer.py [--attestations 10000] [--per-tx 100] [--rounds 3]
-        [--empty-blocks 100000]
+        [--memory-range 10]
 
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 Everything it inserts is removed at the end, and the anvil it started is stopped.
@@ -115,14 +115,13 @@ def project_run(chain, deployments) -> tuple[float, int]:
     return elapsed, Attestation.objects.filter(chain=chain).count()
 
 
-def peak_memory(chain, deployments) -> float:
-    """Peak traced memory (MiB) of one indexing run from the start."""
+def peak_memory(chain, deployments, from_block: int) -> float:
+    """Peak traced memory (MiB) of one indexing run from `from_block` to the head."""
     from attestations.indexer import index_chain, store
     from attestations.models import IndexCursor
 
     for cursor in IndexCursor.objects.filter(deployment__in=deployments):
-        store.rollback(cursor, cursor.deployment.start_block, reorg=False)
-        IndexCursor.objects.filter(pk=cursor.pk).update(range_size=2000)
+        store.rollback(cursor, max(from_block, cursor.deployment.start_block), reorg=False)
     tracemalloc.start()
     report = index_chain(chain)
     peak = tracemalloc.get_traced_memory()[1]
@@ -136,13 +135,12 @@ def main():
     parser.add_argument("--attestations", type=int, default=10_000)
     parser.add_argument("--per-tx", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--empty-blocks", type=int, default=100_000)
+    parser.add_argument("--memory-range", type=int, default=10)
     args = parser.parse_args()
 
     env = bench_env()
     ensure_database(env)
     setup_django(env)
-    import requests
     from django.conf import settings
     from web3 import HTTPProvider, Web3
 
@@ -197,15 +195,16 @@ def main():
             f"raw JSON-RPC without database {median['raw JSON-RPC']:,.0f}/s: project at "
             f"{100 * median['project'] / median['raw JSON-RPC']:.0f} %")
 
-        blocks_before = w3.eth.block_number - eas.eas_block
-        peak_before = peak_memory(chain, deployments)
-        for _ in range(0, args.empty_blocks, 5_000):
-            requests.post(node.url, timeout=300, json={
-                "jsonrpc": "2.0", "id": 1, "method": "anvil_mine", "params": [hex(5_000)]})
-        blocks_after = w3.eth.block_number - eas.eas_block
-        peak_after = peak_memory(chain, deployments)
-        say(f"peak memory (tracemalloc) of a full run: {peak_before:.1f} MiB over "
-            f"{blocks_before:,} blocks, {peak_after:.1f} MiB over {blocks_after:,} blocks")
+        # Memory follows the logs of one range, not the blocks: ranges pinned at
+        # --memory-range blocks, over half the chain and then over all of it.
+        settings.INDEXER_MAX_RANGE = args.memory_range
+        IndexCursor.objects.filter(chain=chain).update(range_size=args.memory_range)
+        head = w3.eth.block_number
+        middle = (eas.eas_block + head) // 2
+        peaks = [(head - start + 1, peak_memory(chain, deployments, start))
+                 for start in (middle, eas.eas_block)]
+        say(f"peak memory (tracemalloc) with {args.memory_range}-block ranges: " + ", ".join(
+            f"{peak:.1f} MiB over {blocks} blocks" for blocks, peak in peaks))
     finally:
         if chain is not None:
             IndexCursor.objects.filter(chain=chain).delete()
