@@ -36,6 +36,8 @@ def bench_env(**extra) -> dict:
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
     env.setdefault("LOG_LEVEL", "WARNING")
+    for scope in ("ADMIN", "API", "EXECUTOR"):  # measure the service, not its rate limits
+        env.setdefault(f"RATE_LIMIT_{scope}", "none")
     env.update(extra)
     return env
 

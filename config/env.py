@@ -5,6 +5,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
+RATE_PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
+                "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
 
 
 class Env(environ.Env):
@@ -43,3 +45,25 @@ class Env(environ.Env):
                 f"it has {len(value)}."
             )
         return value
+
+    def rate(self, var, default):
+        """`"600/min"` -> (600, 60); `"none"` -> None (unlimited)."""
+        value = self.str(var, default=default).strip().lower()
+        if value in ("none", "off", "unlimited"):
+            return None
+        count, _, period = value.partition("/")
+        if not count.isdigit() or int(count) <= 0 or period not in RATE_PERIODS:
+            raise ImproperlyConfigured(
+                f"{var} must look like 600/min (a positive count per s, min, hour or day) "
+                f"or 'none', not {value!r}"
+            )
+        return int(count), RATE_PERIODS[period]
+
+    @staticmethod
+    def secret_weakness(secret: str, development_key: str) -> str | None:
+        """Why `secret` is not fit for production, or None (Django's own rules, and ours)."""
+        if secret == development_key or secret.startswith("django-insecure"):
+            return "a published development key"
+        if len(secret) < 50 or len(set(secret)) < 5:
+            return f"{len(secret)} characters, {len(set(secret))} distinct; 50 and 5 needed"
+        return None

@@ -31,7 +31,10 @@ ERROR_DESCRIPTIONS = {
     "409": "Conflict: a duplicate unique value, or the resource is still referenced.",
     "413": "The request body is too large.",
     "415": "The request body is not JSON.",
+    "429": "Rate limited: the key made too many requests; retry after `Retry-After` seconds.",
 }
+RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
+                                "description": "Seconds until the key may try again."}}
 
 
 class AutoSchema(BaseAutoSchema):
@@ -41,7 +44,7 @@ class AutoSchema(BaseAutoSchema):
             "content": {PROBLEM_CONTENT_TYPE: {"schema": self.resolve_serializer(
                 ProblemSerializer, "response").ref}},
         }
-        codes = ["401", "403"] if self.get_auth() else []
+        codes = ["401", "403", "429"] if self.get_auth() else []
         method = self.method.upper()
         action = getattr(self.view, "action", None)
         # Also where a view checks its path parameter's format (`bad_request_actions`).
@@ -60,4 +63,6 @@ class AutoSchema(BaseAutoSchema):
             codes += ["413", "415"]
         for code in codes:
             responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code], **problem})
+        if "429" in codes:
+            responses["429"] = {**responses["429"], "headers": RETRY_AFTER}
         return responses
