@@ -30,8 +30,8 @@ RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
 COPY --from=eas /eas /app/.tools/eas
-# collectstatic needs settings; a build-time key is fine, it is not kept.
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input -v 0
+# collectstatic needs settings; DEBUG lets them load without a SECRET_KEY (none is kept).
+RUN DEBUG=true python manage.py collectstatic --no-input -v 0
 
 RUN useradd --system --uid 10001 app && chown -R app /app/staticfiles
 USER app

@@ -1,17 +1,33 @@
 """Log filters of the console handler."""
 
 import logging
+import re
 
-from registry.masking import mask_text
+from django.conf import settings
+
+from registry.masking import MASK, mask_text
+
+# A stored key keeps its public prefix (it identifies the key); the secret part goes.
+_STORED_KEY = re.compile(r"\b(crk_[0-9a-f]{12})\.[A-Za-z0-9_-]{43}")
+
+
+def mask_secrets(text: str) -> str:
+    """URLs with credentials, API keys, and the keys set in the environment, masked."""
+    text = _STORED_KEY.sub(rf"\1.{MASK}", mask_text(text))
+    for env_key in (settings.ADMIN_API_KEY, settings.API_KEY):
+        if env_key and env_key in text:
+            text = text.replace(env_key, MASK)
+    return text
 
 
 class MaskSecretsFilter(logging.Filter):
-    """Mask URLs with credentials in every log line, whoever logs it: web3 and urllib3 write
-    full RPC URLs (keys included) at DEBUG."""
+    """Mask secrets in every log line, whoever logs it: web3 and urllib3 write full RPC URLs
+    (keys included) at DEBUG, and no one should ever log an API key, but if one does, the key
+    does not reach the log."""
 
     def filter(self, record):
         message = record.getMessage()
-        masked = mask_text(message)
+        masked = mask_secrets(message)
         if masked != message:
             record.msg, record.args = masked, None
         return True

@@ -15,13 +15,20 @@ env = Env()
 Env.read_env(BASE_DIR / ".env")  # does not override variables already set
 
 DEBUG = env.strict_bool("DEBUG", default=False)
+DEVELOPMENT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             "Set the SECRET_KEY environment variable (the setup scripts write one to .env)."
         )
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
+elif not DEBUG and (weakness := env.secret_weakness(SECRET_KEY, DEVELOPMENT_SECRET_KEY)):
+    # Sessions of the Django admin and stored API key digests hang on it.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is insecure ({weakness}); set a random one of 50 characters, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
@@ -117,10 +124,21 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
 if env.strict_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.strict_bool("SECURE_HSTS_PRELOAD", default=False)
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    # Plain HTTP is redirected to HTTPS, except the probes and metrics that load balancers
+    # and scrapers call on the internal network.
+    SECURE_SSL_REDIRECT = env.strict_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# Joining the browsers' HSTS preload list is a commitment for the whole domain: opt-in
+# (SECURE_HSTS_PRELOAD), so `check --deploy` is not asked to warn about it.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # CORS: the API is called from browsers of the origins listed here.
@@ -205,12 +223,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
+# Rate limits per key, by scope (config/api/throttling.py): "COUNT/PERIOD" or "none".
+API_RATE_LIMITS = {
+    "admin": env.rate("RATE_LIMIT_ADMIN", default="1200/min"),
+    "api": env.rate("RATE_LIMIT_API", default="1200/min"),
+    "executor": env.rate("RATE_LIMIT_EXECUTOR", default="6000/min"),
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["config.api.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONOnlyNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": ["registry.authentication.ApiKeyHeaderAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["registry.permissions.HasApiScope"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.KeyRateThrottle"],
     "DEFAULT_FILTER_BACKENDS": ["config.api.filtering.FilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
