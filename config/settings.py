@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
+    "config.observability.AccessLogMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # early, so that error responses carry CORS too
     "config.middleware.ProblemDetailsMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
@@ -282,6 +283,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
+ACCESS_LOG = env.strict_bool("ACCESS_LOG", default=True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -290,14 +295,26 @@ LOGGING = {
         "mask_secrets": {"()": "config.log.MaskSecretsFilter"},
     },
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        # One JSON object a line; extra fields (the access log's method, route, status,
+        # latency_ms, key_prefix) become keys of their own.
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "timestamp": False,
+        },
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
+            "formatter": LOG_FORMAT,
             "filters": ["request_id", "mask_secrets"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+# Prometheus metrics at /metrics (config/metrics.py): open when METRICS_TOKEN is empty (bind
+# it to an internal network), else only with `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

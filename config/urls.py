@@ -3,10 +3,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
 from config import health
+from config.metrics import metrics_view
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     # The JSON view: the plain one renders YAML first, and our negotiation ignores Accept.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi"), name="docs"),
