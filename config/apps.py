@@ -19,3 +19,8 @@ class ProjectConfig(AppConfig):
         import py_ecc  # noqa: F401
 
         sys.setrecursionlimit(PYTHON_DEFAULT_RECURSION_LIMIT)
+
+        from config.audit import install_admin, register_models
+
+        register_models()
+        install_admin()

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
     "django_celery_beat",
+    "auditlog",
     "config",
     "registry",
     "executors",
@@ -65,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -314,6 +316,12 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+# Audit trail (config/audit.py): the request id as each entry's correlation id, RPC URLs
+# masked in recorded changes.
+AUDITLOG_CID_GETTER = "config.audit.request_id"
+AUDITLOG_MASK_CALLABLE = "config.audit.mask_value"
+AUDITLOG_DISABLE_REMOTE_ADDR = False
 
 # Prometheus metrics at /metrics (config/metrics.py): open when METRICS_TOKEN is empty (bind
 # it to an internal network), else only with `Authorization: Bearer <METRICS_TOKEN>`.
