@@ -32,7 +32,7 @@ AUDITED = {
         "exclude_fields": ["last_heartbeat_at", "lease_expires_at", "updated_at", "metadata"],
     },
     "executors.TrustedAttester": {},
-    # Later apps: add their administered models here (e.g. "workflows.Workflow").
+    # Workflows are not here: each of their changes is recorded as a WorkflowTransition.
 }
 
 

@@ -15,7 +15,6 @@ import os
 import re
 import time
 
-from django.apps import apps
 from django.conf import settings
 from django.db.models import Count
 from django.http import HttpResponse
@@ -129,19 +128,12 @@ class StateCollector:
         yield gauge
 
     def _workflows(self):
-        # The workflows app may not exist yet; its model's state field is `state` or `status`.
-        if not apps.is_installed("workflows"):
-            return
-        model = next((m for m in apps.get_app_config("workflows").get_models()
-                      if m.__name__ == "Workflow"), None)
-        field = next((name for name in ("state", "status")
-                      if model is not None and any(f.name == name for f in model._meta.fields)),
-                     None)
-        if field is None:
-            return
+        from verification.models import Workflow, WorkflowState
+
         gauge = GaugeMetricFamily("workflows", "Workflows by state.", labels=["state"])
-        for row in model.objects.values(field).annotate(n=Count("pk")).order_by():
-            gauge.add_metric([str(row[field])], row["n"])
+        counts = dict(Workflow.objects.values_list("state").annotate(n=Count("pk")).order_by())
+        for state in WorkflowState.values:
+            gauge.add_metric([state], counts.get(state, 0))
         yield gauge
 
 

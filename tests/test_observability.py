@@ -121,6 +121,7 @@ def test_state_gauges_are_read_at_scrape_time(anon):
                  provider=down.provider, status="down") == 0
     assert value(found, "attestations_index_lag_blocks", chain_id=chain_id,
                  deployment_id=str(cursor.deployment_id)) == 20
+    assert value(found, "workflows", state="queued") == 0
 
 
 def test_no_rpc_url_reaches_the_metrics(anon):
