@@ -240,6 +240,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["registry.authentication.ApiKeyHeaderAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["registry.permissions.HasApiScope"],
     "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.KeyRateThrottle"],
+    "DEFAULT_METADATA_CLASS": "config.api.metadata.MinimalMetadata",
     "DEFAULT_FILTER_BACKENDS": ["config.api.filtering.FilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,

@@ -5,7 +5,7 @@ statuses, so that views stay free of error handling.
 """
 
 from django.core.exceptions import RequestDataTooBig
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
 from djangorestframework_camel_case.util import camelize_re, underscore_to_camel
 from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
@@ -49,6 +49,11 @@ class ProblemExceptionHandler(ExceptionHandler):
         if isinstance(exc, IntegrityError):
             # A race past the serializer's uniqueness check; the constraint held.
             return Conflict("A record with these unique values already exists.", code="duplicate")
+        if isinstance(exc, DataError):
+            # A value the database cannot hold (a number past bigint in a filter, ...): the
+            # input's fault, and the statement changed nothing.
+            return exceptions.ValidationError(
+                "A value in the request is out of range for what it names.", code="out_of_range")
         if isinstance(exc, RequestDataTooBig):
             return PayloadTooLarge()
         if isinstance(exc, exceptions.ValidationError) and _only_unique_errors(exc.detail):

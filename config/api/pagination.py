@@ -11,6 +11,9 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 
+MAX_OFFSET = 10**12
+
+
 class LimitOffsetPagination(pagination.LimitOffsetPagination):
     """`{"next", "previous", "results"}` (SPEC section 1), without a COUNT query: one row more
     than the page tells whether there is a next one. A bad limit or offset is a 400."""
@@ -32,8 +35,10 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
         raw = request.query_params.get(name)
         if raw is None:
             return default
-        if not raw.isdigit() or int(raw) < minimum:
-            raise ValidationError({name: [f"Expected an integer of at least {minimum}."]})
+        # Bounded, so that OFFSET stays within PostgreSQL's bigint (and sane).
+        if not raw.isdigit() or len(raw) > 12 or not minimum <= int(raw) <= MAX_OFFSET:
+            raise ValidationError(
+                {name: [f"Expected an integer from {minimum} to {MAX_OFFSET}."]})
         return int(raw)
 
     def get_next_link(self):
