@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 
@@ -87,6 +88,12 @@ class ProblemDetailsMiddleware:
     def process_exception(self, request, exception):
         if isinstance(exception, _CLIENT_ERRORS):
             return None  # Django answers these with a 4xx, which __call__ then converts
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            logger.warning("Database unavailable on %s %s: %s", request.method, request.path,
+                           exception)
+            response = problem_response(503, detail="The database is unavailable; try again shortly.")
+            response["Retry-After"] = "5"
+            return response
         # Views outside DRF that crash: log with the traceback, answer without one, and tell
         # error trackers as Django (and the DRF handler) would.
         logger.exception("Unhandled exception on %s %s", request.method, request.path)

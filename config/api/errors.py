@@ -5,7 +5,7 @@ statuses, so that views stay free of error handling.
 """
 
 from django.core.exceptions import RequestDataTooBig
-from django.db import DataError, IntegrityError
+from django.db import DataError, IntegrityError, InterfaceError, OperationalError
 from django.db.models import ProtectedError, RestrictedError
 from djangorestframework_camel_case.util import camelize_re, underscore_to_camel
 from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
@@ -33,6 +33,11 @@ class ServiceUnavailable(exceptions.APIException):
     default_code = "service_unavailable"
 
 
+class DatabaseUnavailable(ServiceUnavailable):
+    default_detail = "The database is unavailable; try again shortly."
+    wait = 5  # Retry-After
+
+
 def camel_attr(attr: str | None) -> str | None:
     """`native_currency.decimals` -> `nativeCurrency.decimals`: attrs name wire fields."""
     if attr is None:
@@ -49,6 +54,10 @@ class ProblemExceptionHandler(ExceptionHandler):
         if isinstance(exc, IntegrityError):
             # A race past the serializer's uniqueness check; the constraint held.
             return Conflict("A record with these unique values already exists.", code="duplicate")
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            # The database went away (restart, failover): a 503 the client may retry, not a
+            # crash. The next request reconnects (CONN_HEALTH_CHECKS).
+            return DatabaseUnavailable()
         if isinstance(exc, DataError):
             # A value the database cannot hold (a number past bigint in a filter, ...): the
             # input's fault, and the statement changed nothing.
