@@ -65,6 +65,8 @@ class AuditMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.method in ("GET", "HEAD", "OPTIONS"):  # reads change nothing: no overhead
+            return self.get_response(request)
         from auditlog.context import set_extra_data
         from django.contrib.auth import get_user_model
 

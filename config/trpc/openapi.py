@@ -81,6 +81,12 @@ def add_trpc_paths(result, generator, request, public):
         ]}}}},
         "responses": {
             "200": {"description": "The reply (an array for a batch).",
+                    "content": {"application/json": {"schema": {"oneOf": [
+                        {"type": "object"}, {"type": "array", "items": {"type": "object"}}]}}}},
+            "400": {"description": "A single request that is not JSON (-32700), not a request "
+                                   "(-32600) or has invalid params (-32602).",
+                    "content": {"application/json": {"schema": {"type": "object"}}}},
+            "404": {"description": "A single request for an unknown method (-32601).",
                     "content": {"application/json": {"schema": {"type": "object"}}}},
             "204": {"description": "Only notifications: nothing to answer."},
             "401": {"description": "No valid key: an error with code -32001 and id null.",
