@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.response import Response
 
+from config.metrics import count_verify
 from verification.api import serializers
 from verification.services import verify_document
 
@@ -24,7 +25,7 @@ class VerifyViewSet(viewsets.ViewSet):
 
     @extend_schema(
         request=serializers.VerifyRequestSerializer,
-        responses=serializers.VerifyResponseSerializer,
+        responses={200: serializers.VerifyResponseSerializer},
         description="Is this document hash bound by an attestation on an active chain, not "
         "revoked, not expired, made by a trusted attester of that chain and with at least the "
         "chain's confirmations? The earliest such attestation answers. No match is a 200 with "
@@ -34,4 +35,6 @@ class VerifyViewSet(viewsets.ViewSet):
     def create(self, request):
         body = serializers.VerifyRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(_wire(verify_document(**body.validated_data)))
+        data = _wire(verify_document(**body.validated_data))
+        count_verify("verified" if data["verified"] else "not_verified")
+        return Response(data)
