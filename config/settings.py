@@ -229,6 +229,13 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A message a killed worker took but never acknowledged goes back to the queue after this
+# many seconds (Redis broker). Longer than the longest task, or a slow task runs twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.positive_int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+}
+# A pool child killed mid-task (OOM, SIGKILL) requeues its message instead of acking it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
