@@ -294,20 +294,21 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
     first = start_worker(env, queue, log)
     second = None
     try:
-        sent = time.time()
         result = client.send_task("attestations.index_chains", queue=queue)
         wait_for(lambda: forwarder.requests >= 1, 30, "the first worker to start the task")
         first.send_signal(signal.SIGKILL)  # in the middle: its first chain call is pending
+        killed = time.time()  # after the worker took the message, whenever that was
         first.wait(timeout=10)
         assert not Attestation.objects.exists()
         forwarder.delay = 0
 
-        # The message is back in the queue once the visibility timeout has passed; a new
+        # The message is back in the queue once the visibility timeout has passed since the
+        # worker took it (before the kill; on a busy machine, well after sending it); a new
         # worker restores such messages when it starts.
-        time.sleep(max(0.0, sent + visibility + 0.5 - time.time()))
+        time.sleep(max(0.0, killed + visibility + 0.5 - time.time()))
         second = start_worker(env, queue, log)
         try:
-            reports = result.get(timeout=30)
+            reports = result.get(timeout=60)
         except Exception as exc:
             raise AssertionError(f"{exc!r}; worker log:\n{log.read_text()}")
         assert [d["attestations"] for d in reports[0]["deployments"]] == [0, 20]
