@@ -265,3 +265,31 @@ def test_sigterm_lets_the_job_in_hand_finish(bound_chain, live_server, api):
     assert len(sent) == 1 and sent[0].tx_hash
     states = sorted(Workflow.objects.values_list("state", flat=True))
     assert states == ["queued", "submitted"]
+
+
+def test_tracking_resumes_after_the_rpc_endpoint_was_unreachable(bound_chain, live_server, api):
+    """The chain's only endpoint stops answering (the node's death as the service sees it:
+    connection refused) while a workflow is submitted: tracking records the error and keeps
+    the workflow as it was; once the endpoint answers again it confirms it, once."""
+    from registry.models import RpcEndpoint
+    from tests.anvil import closed_url
+
+    created = bind(api, document=DOCUMENT).json()
+    (sent,) = executor(live_server, bound_chain, KEY_A).run(once=True)
+    endpoint = RpcEndpoint.objects.get(chain=bound_chain.chain)
+    live_url = endpoint.url
+    RpcEndpoint.objects.filter(pk=endpoint.pk).update(url=closed_url())
+
+    report = workflows_track()
+
+    assert bound_chain.chain.chain_id in report.errors and report.confirmed == 0
+    workflow = Workflow.objects.get(pk=created["workflowId"])
+    assert workflow.state == "submitted" and workflow.tx_hashes == [sent.tx_hash]
+
+    RpcEndpoint.objects.filter(pk=endpoint.pk).update(url=live_url)
+    assert settle(bound_chain).confirmed == 1
+    assert settle(bound_chain).confirmed == 0  # confirmed once, not again
+    workflow.refresh_from_db()
+    assert workflow.state == "confirmed"
+    assert Attestation.objects.filter(document_hash=DOCUMENT).count() == 1
+    assert verified(api)["verified"] is True
