@@ -10,9 +10,9 @@ the run (the target: none per request).
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 """
 
-import argparse
 import subprocess
 
+import harness
 from harness import ROOT, bench_env, ensure_database, gunicorn, load, manage, merge, say
 
 
@@ -57,21 +57,13 @@ def in_process_share(env, key: str, repeat: int = 2000) -> tuple[float, float]:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = harness.arguments(__doc__.split("\n")[0])
     args = parser.parse_args()
 
     env = bench_env()
     ensure_database(env)
     key = manage("create_api_key", "--name", "bench-auth", "--scope", "admin", env=env).strip().splitlines()[-1]
-    manage("shell", "-c", (
-        "from registry.models import Chain\n"
-        "for i in range(10):\n"
-        "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', 'short_name': f'bench-{i}'})"
-    ), env=env)
+    harness.seed_chains(env)
 
     healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
     chains = lambda: ("GET", "/v1/admin/chains", {"Authorization": f"Bearer {key}"}, None)  # noqa: E731

@@ -5,6 +5,7 @@ server, so absolute figures are lower than on separate hosts. Ratios measured in
 with rounds interleaved, are what the targets are about.
 """
 
+import argparse
 import http.client
 import os
 import signal
@@ -147,23 +148,19 @@ class LoadResult:
                 f"p99 {self.percentile(99):6.2f} ms   errors {self.errors}")
 
 
-def load(port: int, name: str, make_request, *, seconds: float, concurrency: int,
-         ok=(200,)) -> LoadResult:
-    """Call `make_request()` -> (method, path, headers, body) from `concurrency` threads."""
+def timed(name: str, call, *, seconds: float, concurrency: int) -> LoadResult:
+    """Call `call()` from `concurrency` threads for `seconds`; a call that returns False
+    counts as an error. Any measured thing: an HTTP request, a web3.py lookup."""
     latencies, errors, lock = [], [0], threading.Lock()
     stop_at = time.perf_counter() + seconds
 
     def worker():
         mine, failed = [], 0
         while time.perf_counter() < stop_at:
-            method, path, headers, body = make_request()
             started = time.perf_counter()
-            try:
-                status, _ = request(port, method, path, headers, body)
-            except OSError:
-                status = 0
+            succeeded = call()
             mine.append((time.perf_counter() - started) * 1000)
-            failed += status not in ok
+            failed += succeeded is False
         with lock:
             latencies.extend(mine)
             errors[0] += failed
@@ -175,6 +172,41 @@ def load(port: int, name: str, make_request, *, seconds: float, concurrency: int
     for t in threads:
         t.join()
     return LoadResult(name, len(latencies), errors[0], time.perf_counter() - started, latencies)
+
+
+def load(port: int, name: str, make_request, *, seconds: float, concurrency: int,
+         ok=(200,)) -> LoadResult:
+    """Call `make_request()` -> (method, path, headers, body) from `concurrency` threads."""
+
+    def call() -> bool:
+        method, path, headers, body = make_request()
+        try:
+            status, _ = request(port, method, path, headers, body)
+        except OSError:
+            return False
+        return status in ok
+
+    return timed(name, call, seconds=seconds, concurrency=concurrency)
+
+
+def arguments(description: str, *, seconds: float = 5) -> argparse.ArgumentParser:
+    """The options every HTTP benchmark takes; a script adds its own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=float, default=seconds)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    return parser
+
+
+def seed_chains(env, count: int = 10) -> None:
+    """`count` active chains (900000...) for the list endpoints to return."""
+    manage("shell", "-c", (
+        "from registry.models import Chain\n"
+        f"for i in range({count}):\n"
+        "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', "
+        "'short_name': f'bench-{i}'})"
+    ), env=env)
 
 
 def merge(results: list[LoadResult]) -> LoadResult:

@@ -16,7 +16,6 @@ queries, cProfile). Everything it inserts is removed at the end.
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 """
 
-import argparse
 import itertools
 import json
 import logging
@@ -385,12 +384,8 @@ def bench_sweep(count: int) -> float:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.arguments(__doc__.split("\n")[0])
     parser.add_argument("--executors", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sweep-executors", type=int, default=100_000, help="0: no sweep")
     parser.add_argument("--profile", action="store_true",
                         help="Also profile heartbeats in-process (cProfile, django.test.Client).")

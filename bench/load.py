@@ -11,7 +11,6 @@ Data: bench/verify.py's chain and attestations (loaded once, kept), bench/heartb
 executors, in the database of DATABASE_URL (default: a local `chain_registry_bench_load`).
 """
 
-import argparse
 import os
 import random
 import threading
@@ -55,11 +54,8 @@ def mixed(factories: dict):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=60)
+    parser = harness.arguments(__doc__.split("\n")[0], seconds=60)
     parser.add_argument("--single-seconds", type=float, default=10)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--attestations", type=int, default=200_000)
     parser.add_argument("--executors", type=int, default=200)
     args = parser.parse_args()

@@ -8,31 +8,23 @@ request doing ten calls.
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 """
 
-import argparse
 import json
 from urllib.parse import quote
 
+import harness
 from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say, setup_django
 
 BATCH = 10
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = harness.arguments(__doc__.split("\n")[0])
     args = parser.parse_args()
 
     env = bench_env()
     ensure_database(env)
     key = manage("create_api_key", "--name", "bench-trpc", "--scope", "api", env=env).strip().splitlines()[-1]
-    manage("shell", "-c", (
-        "from registry.models import Chain\n"
-        "for i in range(10):\n"
-        "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', 'short_name': f'bench-{i}'})"
-    ), env=env)
+    harness.seed_chains(env)
 
     headers = {"X-API-Key": key}
     json_headers = {**headers, "Content-Type": "application/json"}

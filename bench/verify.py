@@ -21,7 +21,6 @@ Set DATABASE_URL to use another database (default: a local PostgreSQL
 ratios measured in one run are what the targets are about.
 """
 
-import argparse
 import hashlib
 import json
 import os
@@ -282,12 +281,14 @@ def bench_chain(args, service) -> float:
             ]).encode()
             return "POST", "/", {"Content-Type": "application/json"}, body
 
-        web3_runs = [timed_calls("web3.py getAttestation + blockNumber", web3_lookup,
-                                 args.seconds, args.concurrency) for _ in range(args.rounds)]
+        web3_runs = [harness.timed("web3.py getAttestation + blockNumber", web3_lookup,
+                                   seconds=args.seconds, concurrency=args.concurrency)
+                     for _ in range(args.rounds)]
         raw = merge([load(port, "raw JSON-RPC batch (same calls)", raw_lookup,
                           seconds=args.seconds, concurrency=args.concurrency)
                      for _ in range(args.rounds)])
-        web3_single = timed_calls("web3.py (1 client)", web3_lookup, args.seconds, 1)
+        web3_single = harness.timed("web3.py (1 client)", web3_lookup, seconds=args.seconds,
+                                    concurrency=1)
     finally:
         node.stop()
     web3_all = merge(web3_runs)
@@ -321,36 +322,9 @@ def local_calldata(w3, address: str, uid: str) -> str:
     return contract.encode_abi("getAttestation", args=[bytes.fromhex(uid[2:])])
 
 
-def timed_calls(name: str, call, seconds: float, concurrency: int):
-    """load() for a Python callable instead of an HTTP request."""
-    latencies, lock = [], threading.Lock()
-    stop_at = time.perf_counter() + seconds
-
-    def worker():
-        mine = []
-        while time.perf_counter() < stop_at:
-            started = time.perf_counter()
-            call()
-            mine.append((time.perf_counter() - started) * 1000)
-        with lock:
-            latencies.extend(mine)
-
-    started = time.perf_counter()
-    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return harness.LoadResult(name, len(latencies), 0, time.perf_counter() - started, latencies)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.arguments(__doc__.split("\n")[0])
     parser.add_argument("--attestations", type=int, default=1_000_000)
-    parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--reload", action="store_true", help="Load the attestations again.")
     parser.add_argument("--no-chain", action="store_true", help="Skip the anvil comparison.")
     args = parser.parse_args()
