@@ -20,7 +20,8 @@ class ProjectConfig(AppConfig):
 
         sys.setrecursionlimit(PYTHON_DEFAULT_RECURSION_LIMIT)
 
-        from config.audit import install_admin, register_models
+        from config.audit import connect_actor, install_admin, register_models
 
         register_models()
+        connect_actor()
         install_admin()

@@ -8,6 +8,8 @@ itself (sweeps, probes, the indexer) carry neither: they are either left out bel
 that move every few seconds) or recorded as the system's.
 """
 
+from contextvars import ContextVar
+
 from django.contrib import admin
 from django.utils.html import format_html
 
@@ -57,25 +59,51 @@ def request_id() -> str | None:
     return None if value == "-" else value
 
 
+# The request whose changes are being recorded (set by AuditMiddleware for write methods).
+_request: ContextVar = ContextVar("audited_request", default=None)
+
+
 class AuditMiddleware:
-    """Sets who acts for the entries written during a request. The API key is known only
-    once DRF has authenticated (inside the view), so it is read when an entry is saved."""
+    """Names who acts in the entries written during a request. The API key is known only
+    once DRF has authenticated (inside the view), and most requests write no entry: so the
+    middleware only marks the request, and `_name_the_actor` reads it when an entry is
+    saved. (auditlog's own set_actor connects and disconnects a signal receiver per request,
+    which costs a busy endpoint more than its work.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method in ("GET", "HEAD", "OPTIONS"):  # reads change nothing: no overhead
+        if request.method in ("GET", "HEAD", "OPTIONS"):  # reads change nothing
             return self.get_response(request)
-        from auditlog.context import set_extra_data
-        from django.contrib.auth import get_user_model
+        token = _request.set(request)
+        try:
+            return self.get_response(request)
+        finally:
+            _request.reset(token)
 
-        user = getattr(request, "user", None)
-        actor = user if isinstance(user, get_user_model()) and user.is_authenticated else None
-        context = {"actor": actor, "additional_data": lambda: key_of(request),
-                   "remote_addr": request.META.get("REMOTE_ADDR")}
-        with set_extra_data(context_data=context):
-            return self.get_response(request)
+
+def _name_the_actor(sender, instance, **kwargs):
+    """pre_save of every audit entry: the actor, address and API key of the request."""
+    from django.contrib.auth import get_user_model
+
+    request = _request.get()
+    if request is None:
+        return  # the service's own change (a sweep, a command)
+    user = getattr(request, "user", None)
+    if instance.actor is None and isinstance(user, get_user_model()) and user.is_authenticated:
+        instance.actor = user
+        instance.actor_email = getattr(user, "email", None)
+    instance.remote_addr = request.META.get("REMOTE_ADDR")
+    instance.additional_data = key_of(request)
+
+
+def connect_actor() -> None:
+    from auditlog import get_logentry_model
+    from django.db.models.signals import pre_save
+
+    pre_save.connect(_name_the_actor, sender=get_logentry_model(),
+                     dispatch_uid="config.audit.actor")
 
 
 def key_of(request) -> dict | None:

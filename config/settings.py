@@ -93,6 +93,11 @@ DATABASES = {
 }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The hot statements (heartbeat, verify) as PostgreSQL prepared statements (config/db.py);
+# off behind a transaction-mode pooler that does not keep them.
+DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -4,11 +4,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from config.api.errors import Conflict
+from config.db import run_hot
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, lease_seconds
 from registry.authentication import KeyHolder
 from registry.models import Chain, KeyScope
@@ -136,28 +137,7 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, lease_expires_at, r
               chain_ref if by_name else int(chain_ref), status]
     if owned:
         params.append(holder.prefix)
-    return _execute_at_once(_renewal_sql(by_name, owned, asynchronous), params) == 1
-
-
-def _execute_at_once(sql: str, params) -> int:
-    """Run one statement (that may safely run twice) without Django's health check of a
-    reused connection, a round trip (SELECT 1) before the first query of each request: if
-    the connection turns out broken, reconnect and run it again. Returns the row count."""
-    skips_check = (connection.health_check_enabled and not connection.health_check_done
-                   and not connection.in_atomic_block)
-    if skips_check:
-        connection.health_check_done = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.rowcount
-    except (OperationalError, InterfaceError):
-        if not skips_check or connection.is_usable():
-            raise
-        connection.close()  # what the health check would have done; the next cursor reconnects
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return run_hot(_renewal_sql(by_name, owned, asynchronous), params) == 1
 
 
 @lru_cache

@@ -11,8 +11,8 @@ with no write and no chain call. `live=True` asks the chain itself (see `_live`)
 
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone as dt_timezone
+from functools import lru_cache
 
-from django.db import connection
 from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -21,6 +21,7 @@ from web3.exceptions import TransactionNotFound
 from attestations.eas import ZERO_UID, eas_abi
 from attestations.models import Attestation
 from config.api.errors import ServiceUnavailable
+from config.db import run_hot
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, chain_client
 from registry.models import Chain
@@ -80,38 +81,42 @@ def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime
 
 
 def verification_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
-    """The hot query: the earliest valid attestation, as one row of values."""
+    """The hot query: the earliest valid attestation, as one row in Verification's order."""
     return (
         candidates(document_hash, chain_id=chain_id, now=now)
         .filter(revocation_time__isnull=True)
         .with_confirmations()
         .filter(confirmations__gte=F("chain__confirmations"))
-        .values("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash", "block_number",
-                "confirmations")[:1]
+        .values_list("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash",
+                     "block_number", "confirmations")[:1]
     )
 
 
 # The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
-# compiled once per process with stand-in values, which each request swaps for its own.
+# compiled once per process with stand-in values, whose places each request fills with its
+# own (and PostgreSQL plans it once per connection: config/db.py).
 _STAND_INS = {"document_hash": "0x" + "5" * 64, "chain_id": -31337,
               "now": datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt_timezone.utc)}
-_compiled: dict[bool, tuple[str, list]] = {}
 
 
-def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> dict | None:
-    narrowed = chain_id is not None
-    if narrowed not in _compiled:
-        query = verification_query(_STAND_INS["document_hash"], now=_STAND_INS["now"],
-                                   chain_id=_STAND_INS["chain_id"] if narrowed else None)
-        _compiled[narrowed] = query.query.sql_with_params()
-    sql, params = _compiled[narrowed]
-    values = {_STAND_INS["document_hash"]: document_hash, _STAND_INS["chain_id"]: chain_id,
-              _STAND_INS["now"]: now}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [values.get(param, param) for param in params])
-        row = cursor.fetchone()
-        # column[0]: sqlite3 describes columns as tuples, psycopg as objects with .name
-        return dict(zip([column[0] for column in cursor.description], row)) if row else None
+@lru_cache(maxsize=2)
+def _compiled(narrowed: bool) -> tuple[str, tuple, dict[str, list[int]]]:
+    """The SQL, its parameters, and where each stand-in sits among them."""
+    query = verification_query(_STAND_INS["document_hash"], now=_STAND_INS["now"],
+                               chain_id=_STAND_INS["chain_id"] if narrowed else None)
+    sql, params = query.query.sql_with_params()
+    places = {name: [i for i, param in enumerate(params) if isinstance(param, type(value))
+                     and param == value] for name, value in _STAND_INS.items()}
+    return sql, params, places
+
+
+def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
+    sql, params, places = _compiled(chain_id is not None)
+    params = list(params)
+    for name, value in (("document_hash", document_hash), ("chain_id", chain_id), ("now", now)):
+        for i in places[name]:
+            params[i] = value
+    return run_hot(sql, params, fetch=True)
 
 
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
@@ -122,14 +127,7 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     if live:
         return _live(document_hash, chain_id=chain_id, now=now)
     row = _hot_row(document_hash, chain_id=chain_id, now=now)
-    if row is None:
-        return NOT_VERIFIED
-    return Verification(
-        verified=True, attestation_id=row["uid"], timestamp=row["time"],
-        chain_id=row["chain_id"], attester=row["attester"], schema_id=row["schema_uid"],
-        tx_hash=row["tx_hash"], block_number=row["block_number"],
-        confirmations=row["confirmations"],
-    )
+    return NOT_VERIFIED if row is None else Verification(True, *row)
 
 
 # Live verification ---------------------------------------------------------------------------

@@ -10,14 +10,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from djangorestframework_camel_case.util import camelize
-from rest_framework.exceptions import ValidationError
 
-from executors.api.serializers import (
-    HeartbeatResponseSerializer,
-    HeartbeatSerializer,
-    _well_formed_heartbeat,
-    heartbeat_body,
-)
+from executors.api.serializers import HeartbeatResponseSerializer
 from executors.models import Executor, ExecutorStatusChange
 from registry.models import KeyScope
 from tests.conftest import assert_problem, make_key
@@ -379,51 +373,6 @@ def test_concurrent_heartbeats_that_flip_the_status_lose_no_transition():
     assert statuses[-1] == flapping.status
     assert all(frm != to for frm, to, _ in history)
     assert ExecutorStatusChange.objects.count() == len(history)
-
-
-# --- the lean path: the same answers as the serializer, on every database ------------------
-
-WELL_FORMED = [
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok"},
-    {"executor_id": "0B8F4A1E2C7D4E5F8A9B1C2D3E4F5A6B", "status": "busy", "pending_jobs": 0},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "draining",
-     "pending_jobs": 1_000_000, "head_block": 2**63 - 1},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": None,
-     "head_block": None},
-]
-ILL_FORMED = [
-    {}, [], "ok", None, 5,
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b"},
-    {"status": "ok"},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": []},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": {"ok": 1}},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "healthy"},
-    {"executor_id": ["0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b"], "status": "ok"},
-    {"executor_id": 5, "status": "ok"},
-    {"executor_id": "0b8f4a1e", "status": "ok"},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": True},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": 1.0},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": -1},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": 2**63},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": "1"},
-    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "uptime": 1},
-]
-
-
-@pytest.mark.parametrize("body", WELL_FORMED)
-def test_the_lean_reading_of_a_well_formed_body_is_the_serializers(body):
-    serializer = HeartbeatSerializer(data=body)
-    assert serializer.is_valid(), serializer.errors
-
-    assert _well_formed_heartbeat(body) == dict(serializer.validated_data)
-    assert heartbeat_body(body) == dict(serializer.validated_data)
-
-
-@pytest.mark.parametrize("body", ILL_FORMED)
-def test_the_serializer_answers_for_every_body_the_lean_reading_does_not_accept(body):
-    assert _well_formed_heartbeat(body) is None
-    with pytest.raises(ValidationError):
-        heartbeat_body(body)
 
 
 def test_a_response_has_the_response_serializers_shape(executor, mine):

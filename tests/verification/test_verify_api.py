@@ -318,6 +318,37 @@ def test_a_verification_is_one_select_and_no_write(api, chain, second_chain):
         assert sql[0].startswith("SELECT"), sql
 
 
+def hot_statements() -> dict[str, int]:
+    """The connection's prepared verification statements, with how often each ran."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+                       " WHERE statement LIKE '%%attestations_attestation%%'")
+        return dict(cursor.fetchall())
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL prepared statements")
+def test_the_hot_query_is_a_prepared_statement_of_the_connection(api, chain):
+    # Parsed and planned once per connection (config/db.py), then only executed.
+    attest(chain)
+    assert verify(api)["verified"] is True
+    assert verify(api)["verified"] is True
+
+    hot = hot_statements()
+    assert len(hot) == 1, hot
+    statement, runs = next(iter(hot.items()))
+    assert "$1" in statement  # bound by the server, not pasted into the text
+    assert runs >= 2
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL prepared statements")
+def test_prepared_statements_can_be_turned_off_for_a_pooler(api, chain, settings):
+    settings.DB_PREPARED_STATEMENTS = False
+    attest(chain)
+    before = hot_statements()
+    assert verify(api)["verified"] is True
+    assert hot_statements() == before
+
+
 def test_the_hot_query_uses_the_document_hash_index(chain):
     from verification.services import verification_query
 

@@ -1,0 +1,51 @@
+"""The service's hot statements (a heartbeat's renewal, a verification's lookup), run at the
+database's own speed.
+
+Django's usual path costs these statements more than PostgreSQL takes to run them:
+- the health check of a reused connection (CONN_HEALTH_CHECKS): a `SELECT 1` round trip
+  before the first query of each request. It is skipped here; if the connection turns out
+  broken, the statement runs again on a new one (so only statements that may run twice).
+- client-side binding: PostgreSQL parses and plans the statement text anew each time, and
+  planning the verification query takes longer than running it. Here it is a prepared
+  statement, parsed and planned once per connection: a server-binding cursor, which the
+  connection's `prepare_threshold` of 0 (config/settings.py) prepares at first use; Django's
+  own cursors bind on the client and are never prepared. DB_PREPARED_STATEMENTS=false turns
+  this off, for a transaction-mode pooler that does not keep them (docs/decisions.md).
+"""
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+
+
+def run_hot(sql: str, params, *, fetch: bool = False):
+    """Run one statement that may safely run twice. Returns its first row (`fetch`; None
+    when there is none), else its row count."""
+    db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
+    skips_check = db.health_check_enabled and not db.health_check_done and not db.in_atomic_block
+    if skips_check:
+        db.health_check_done = True
+    try:
+        return _run(db, sql, params, fetch)
+    except (OperationalError, InterfaceError):
+        if not skips_check or db.is_usable():
+            raise
+        db.close()  # what the health check would have done; the next cursor reconnects
+    return _run(db, sql, params, fetch)
+
+
+def _run(db, sql, params, fetch):
+    with _cursor(db) as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() if fetch else cursor.rowcount
+
+
+def _cursor(db):
+    """A Django cursor (execute wrappers apply) whose statements are prepared on
+    PostgreSQL. While queries are logged (DEBUG, a test counting them) Django's usual
+    cursor runs them instead: a prepared execution leaves no SQL text to log."""
+    if db.vendor != "postgresql" or not settings.DB_PREPARED_STATEMENTS or db.queries_logged:
+        return db.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    db.ensure_connection()
+    return db._prepare_cursor(ServerBindingCursor(db.connection))
