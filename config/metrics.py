@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import time
+from functools import lru_cache
 
 from django.conf import settings
 from django.db.models import Count
@@ -57,7 +58,12 @@ def route_of(request) -> str:
     match = getattr(request, "resolver_match", None)
     if match is None or not match.route:
         return "unmatched"
-    text = _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", match.route))
+    return _template(match.route)
+
+
+@lru_cache(maxsize=1024)  # as many as there are routes
+def _template(route: str) -> str:
+    text = _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", route))
     return "/" + text.replace("^", "").replace("$", "").replace("\\", "")
 
 

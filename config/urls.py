@@ -9,13 +9,14 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),
+    # The busiest routes early: Django tries the patterns in order.
+    path("v1/", include("verification.api.urls")),
+    path("v1/", include("executors.api.urls")),
     # The JSON view: the plain one renders YAML first, and our negotiation ignores Accept.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi"), name="docs"),
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
-    path("v1/", include("executors.api.urls")),
-    path("v1/", include("verification.api.urls")),
     path("", include("attestations.api.urls")),
     path("", include("verification.api.workflow_urls")),
     path("", include("config.trpc.urls")),

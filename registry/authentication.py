@@ -53,7 +53,7 @@ def authenticate_key(raw_key: str) -> KeyHolder:
     for env_digest, holder in env_keys:
         if hmac.compare_digest(digest, env_digest):
             return holder
-    key = ApiKey.objects.find_cached(raw_key)
+    key = ApiKey.objects.find_cached(raw_key, digest)
     if key is None:
         raise exceptions.AuthenticationFailed("Invalid API key.", code="invalid_key")
     if key.is_revoked:

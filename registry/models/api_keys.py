@@ -2,7 +2,8 @@ import hashlib
 import hmac
 import re
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -40,11 +41,53 @@ def key_digest(raw_key: str) -> str:
     return hmac.new(pepper, raw_key.encode(), hashlib.sha256).hexdigest()
 
 
-def _matching(key, raw_key: str):
+def _matching(key, raw_key: str, digest: str | None = None):
     # Constant-time on the secret part; the prefix is public.
-    if key and hmac.compare_digest(key.digest, key_digest(raw_key)):
+    if key and hmac.compare_digest(key.digest, digest or key_digest(raw_key)):
         return key
     return None
+
+
+class CachedKey(NamedTuple):
+    """What authentication needs of a stored key, as the cache holds it (a tuple: a model
+    instance costs every request several times more to unpickle)."""
+
+    pk: int
+    prefix: str
+    digest: str
+    scope: str
+    name: str
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+    @classmethod
+    def of(cls, key: "ApiKey") -> "CachedKey":
+        return cls(key.pk, key.prefix, key.digest, key.scope, key.name, key.expires_at,
+                   key.revoked_at, key.last_used_at)
+
+    @property
+    def display_prefix(self) -> str:
+        return f"crk_{self.prefix}"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def is_expired(self, now=None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+    def touch(self, now=None) -> None:
+        """Record use, at most once a minute, so that authentication rarely writes."""
+        now = now or timezone.now()
+        if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
+            return
+        # The cached copy may hold an old last_used_at: this flag lets one request a minute
+        # through to the database (across processes, when the cache is shared).
+        if not cache.add(f"api-key-used:{self.prefix}", True, TOUCH_INTERVAL.total_seconds()):
+            return
+        stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
+        ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
 
 
 class ApiKeyQuerySet(models.QuerySet):
@@ -55,17 +98,19 @@ class ApiKeyQuerySet(models.QuerySet):
             return None
         return _matching(self.filter(prefix=match["prefix"]).first(), raw_key)
 
-    def find_cached(self, raw_key: str):
-        """find() through the cache (unknown prefixes are cached too, as False)."""
+    def find_cached(self, raw_key: str, digest: str | None = None) -> CachedKey | None:
+        """find() through the cache, as a CachedKey (unknown prefixes are cached too, as
+        False). `digest`: key_digest(raw_key), when the caller has it already."""
         match = KEY_PATTERN.fullmatch(raw_key)
         if match is None:
             return None
         name = _cache_key(match["prefix"])
         key = cache.get(name)
         if key is None:
-            key = self.filter(prefix=match["prefix"]).first() or False
+            found = self.filter(prefix=match["prefix"]).first()
+            key = CachedKey.of(found) if found is not None else False
             cache.set(name, key, CACHE_SECONDS)
-        return _matching(key, raw_key)
+        return _matching(key, raw_key, digest)
 
     def revoke(self) -> int:
         prefixes = list(self.filter(revoked_at__isnull=True).values_list("prefix", flat=True))
@@ -138,15 +183,3 @@ class ApiKey(models.Model):
             self.revoked_at = timezone.now()
             self.save(update_fields=["revoked_at"])
 
-    def touch(self, now=None) -> None:
-        """Record use, at most once a minute, so that authentication rarely writes."""
-        now = now or timezone.now()
-        if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
-            return
-        # The cached copy may hold an old last_used_at: this flag lets one request a minute
-        # through to the database (across processes, when the cache is shared).
-        if not cache.add(f"api-key-used:{self.prefix}", True, TOUCH_INTERVAL.total_seconds()):
-            return
-        stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
-        ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
-        self.last_used_at = now
