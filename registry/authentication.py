@@ -11,7 +11,7 @@ from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from registry.models.api_keys import ApiKey, KeyScope, key_digest
+from registry.models.api_keys import KeyScope, find_cached, key_digest
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def authenticate_key(raw_key: str) -> KeyHolder:
     for env_digest, holder in env_keys:
         if hmac.compare_digest(digest, env_digest):
             return holder
-    key = ApiKey.objects.find_cached(raw_key, digest)
+    key = find_cached(raw_key, digest)
     if key is None:
         raise exceptions.AuthenticationFailed("Invalid API key.", code="invalid_key")
     if key.is_revoked:

@@ -4,6 +4,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from config.api.responses import rendered
 from executors import services
 from executors.api import filters, serializers
 from executors.models import Executor, TrustedAttester
@@ -58,7 +59,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
             head_block=data.get("head_block"),
         )
-        return Response(serializers.heartbeat_response(beat))
+        return rendered(serializers.heartbeat_response(beat))
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=workflow_serializers.JobClaimSerializer,
                    responses={200: workflow_serializers.JobSerializer, 204: None})

@@ -90,6 +90,22 @@ class CachedKey(NamedTuple):
         ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
 
 
+def find_cached(raw_key: str, digest: str | None = None) -> CachedKey | None:
+    """The stored key matching `raw_key` (as ApiKey.objects.find), read through the cache
+    as a CachedKey; unknown prefixes are cached too, as False. `digest`: key_digest(raw_key),
+    when the caller has it already."""
+    match = KEY_PATTERN.fullmatch(raw_key)
+    if match is None:
+        return None
+    name = _cache_key(match["prefix"])
+    key = cache.get(name)
+    if key is None:
+        found = ApiKey.objects.filter(prefix=match["prefix"]).first()
+        key = CachedKey.of(found) if found is not None else False
+        cache.set(name, key, CACHE_SECONDS)
+    return _matching(key, raw_key, digest)
+
+
 class ApiKeyQuerySet(models.QuerySet):
     def find(self, raw_key: str):
         """The stored key matching `raw_key`, or None, read from the database."""
@@ -97,20 +113,6 @@ class ApiKeyQuerySet(models.QuerySet):
         if match is None:
             return None
         return _matching(self.filter(prefix=match["prefix"]).first(), raw_key)
-
-    def find_cached(self, raw_key: str, digest: str | None = None) -> CachedKey | None:
-        """find() through the cache, as a CachedKey (unknown prefixes are cached too, as
-        False). `digest`: key_digest(raw_key), when the caller has it already."""
-        match = KEY_PATTERN.fullmatch(raw_key)
-        if match is None:
-            return None
-        name = _cache_key(match["prefix"])
-        key = cache.get(name)
-        if key is None:
-            found = self.filter(prefix=match["prefix"]).first()
-            key = CachedKey.of(found) if found is not None else False
-            cache.set(name, key, CACHE_SECONDS)
-        return _matching(key, raw_key, digest)
 
     def revoke(self) -> int:
         prefixes = list(self.filter(revoked_at__isnull=True).values_list("prefix", flat=True))

@@ -3,9 +3,9 @@ from datetime import UTC
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
-from rest_framework.response import Response
 
 from config.api.lean import read_body
+from config.api.responses import rendered
 from config.metrics import count_verify
 from verification.api import serializers
 from verification.services import verify_document
@@ -37,4 +37,4 @@ class VerifyViewSet(viewsets.ViewSet):
         body = read_body(serializers.VerifyRequestSerializer, request.data)
         data = _wire(verify_document(**body))
         count_verify("verified" if data["verified"] else "not_verified")
-        return Response(data)
+        return rendered(data)
