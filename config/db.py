@@ -7,14 +7,17 @@ Django's usual path costs these statements more than PostgreSQL takes to run the
   broken, the statement runs again on a new one (so only statements that may run twice).
 - client-side binding: PostgreSQL parses and plans the statement text anew each time, and
   planning the verification query takes longer than running it. Here it is a prepared
-  statement, parsed and planned once per connection: a server-binding cursor, which the
-  connection's `prepare_threshold` of 0 (config/settings.py) prepares at first use; Django's
-  own cursors bind on the client and are never prepared. DB_PREPARED_STATEMENTS=false turns
-  this off, for a transaction-mode pooler that does not keep them (docs/decisions.md).
+  statement, parsed and planned once per connection (a server-binding cursor; psycopg
+  prepares only when the connection has a `prepare_threshold`, set in config/settings.py;
+  Django's own cursors bind on the client and are never prepared). DB_PREPARED_STATEMENTS=
+  false turns this off, for a transaction-mode pooler that does not keep them
+  (docs/decisions.md).
+- Django's cursor wrapper, when nothing logs queries: the errors are still Django's.
 """
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from django.db.backends.postgresql.base import ServerBindingCursor
 
 
 def run_hot(sql: str, params, *, fetch: bool = False):
@@ -34,18 +37,13 @@ def run_hot(sql: str, params, *, fetch: bool = False):
 
 
 def _run(db, sql, params, fetch):
-    with _cursor(db) as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone() if fetch else cursor.rowcount
-
-
-def _cursor(db):
-    """A Django cursor (execute wrappers apply) whose statements are prepared on
-    PostgreSQL. While queries are logged (DEBUG, a test counting them) Django's usual
-    cursor runs them instead: a prepared execution leaves no SQL text to log."""
     if db.vendor != "postgresql" or not settings.DB_PREPARED_STATEMENTS or db.queries_logged:
-        return db.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
+        # While queries are logged (DEBUG, a test counting them) Django's own cursor runs
+        # them: a prepared execution leaves no SQL text to log.
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone() if fetch else cursor.rowcount
     db.ensure_connection()
-    return db._prepare_cursor(ServerBindingCursor(db.connection))
+    with db.wrap_database_errors, ServerBindingCursor(db.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchone() if fetch else cursor.rowcount
