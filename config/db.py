@@ -12,7 +12,8 @@ Django's usual path costs these statements more than PostgreSQL takes to run the
   Django's own cursors bind on the client and are never prepared). DB_PREPARED_STATEMENTS=
   false turns this off, for a transaction-mode pooler that does not keep them
   (docs/decisions.md).
-- Django's cursor wrapper, when nothing logs queries: the errors are still Django's.
+- Django's cursor wrapper, when nothing logs queries (the errors are still Django's), and
+  a new cursor for each statement.
 """
 
 from django.conf import settings
@@ -44,6 +45,17 @@ def _run(db, sql, params, fetch):
             cursor.execute(sql, params)
             return cursor.fetchone() if fetch else cursor.rowcount
     db.ensure_connection()
-    with db.wrap_database_errors, ServerBindingCursor(db.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
+    with db.wrap_database_errors:
+        cursor = _hot_cursor(db)
+        # Rows in binary: psycopg loads integers and times from it faster than from text.
+        cursor.execute(sql, params, prepare=True, binary=fetch)
         return cursor.fetchone() if fetch else cursor.rowcount
+
+
+def _hot_cursor(db):
+    """One cursor per connection for the hot statements: a new psycopg cursor copies the
+    connection's adapters, which costs more than running a prepared statement."""
+    cursor = getattr(db, "_hot_cursor", None)
+    if cursor is None or cursor.connection is not db.connection or cursor.closed:
+        cursor = db._hot_cursor = ServerBindingCursor(db.connection)
+    return cursor

@@ -23,13 +23,18 @@ from registry.validators import InvalidHex, normalize_bytes32
 
 def read_body(serializer_class, data) -> dict:
     """The validated data of `data`, as `serializer_class(data=data).validated_data`."""
-    plan = _plan(serializer_class)
-    validated = _read(plan, data) if plan is not None else None
+    validated = lean_read(serializer_class, data)
     if validated is None:
         serializer = serializer_class(data=data)
         serializer.is_valid(raise_exception=True)
         validated = dict(serializer.validated_data)
     return validated
+
+
+def lean_read(serializer_class, data) -> dict | None:
+    """The validated data of a well-formed `data`, or None: then ask the serializer."""
+    plan = _plan(serializer_class)
+    return _read(plan, data) if plan is not None else None
 
 
 def _read(plan, data) -> dict | None:

@@ -4,6 +4,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from config.api.fast_lane import FastLaneMixin
 from config.api.responses import rendered
 from executors import services
 from executors.api import filters, serializers
@@ -20,9 +21,10 @@ CHAIN_PARAMETER = OpenApiParameter(
 )
 
 
-class ChainRegistryViewSet(viewsets.GenericViewSet):
+class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
     """The executor registry of one chain: executors register and keep their lease alive."""
 
+    fast_lane = {"heartbeat": (serializers.HeartbeatSerializer, "beat")}
     permission_classes = [HasExecutorScope]
     # An inactive chain; a job in the wrong state (OpenAPI lists the 409)
     conflict_actions = ["register", "claim_job", "report_job"]
@@ -53,13 +55,15 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def heartbeat(self, request, chain=None):
         """Renew an executor's lease. 404 for an unknown executor: register again."""
-        data = serializers.heartbeat_body(request.data)
+        return rendered(self.beat(serializers.heartbeat_body(request.data), request.auth))
+
+    def beat(self, data: dict, holder) -> dict:
         beat = services.executor_heartbeat(
-            chain_ref=self.kwargs["chain"], holder=request.auth, executor_id=data["executor_id"],
+            chain_ref=self.kwargs["chain"], holder=holder, executor_id=data["executor_id"],
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
             head_block=data.get("head_block"),
         )
-        return rendered(serializers.heartbeat_response(beat))
+        return serializers.heartbeat_response(beat)
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=workflow_serializers.JobClaimSerializer,
                    responses={200: workflow_serializers.JobSerializer, 204: None})

@@ -4,6 +4,7 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 
+from config.api.fast_lane import FastLaneMixin
 from config.api.lean import read_body
 from config.api.responses import rendered
 from config.metrics import count_verify
@@ -21,8 +22,10 @@ def _wire(result) -> dict:
     return data
 
 
-class VerifyViewSet(viewsets.ViewSet):
+class VerifyViewSet(FastLaneMixin, viewsets.ViewSet):
     """Document verification."""
+
+    fast_lane = {"create": (serializers.VerifyRequestSerializer, "answer")}
 
     @extend_schema(
         request=serializers.VerifyRequestSerializer,
@@ -35,6 +38,9 @@ class VerifyViewSet(viewsets.ViewSet):
     )
     def create(self, request):
         body = read_body(serializers.VerifyRequestSerializer, request.data)
+        return rendered(self.answer(body, request.auth))
+
+    def answer(self, body: dict, holder) -> dict:
         data = _wire(verify_document(**body))
         count_verify("verified" if data["verified"] else "not_verified")
-        return rendered(data)
+        return data
