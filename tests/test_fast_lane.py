@@ -186,7 +186,8 @@ def test_a_heartbeat_that_changes_the_status_answers_as_drf(settings, chain):
 
 ANSWERS = [
     {"verified": False, "attestation_id": None, "block_number": None},
-    {"status": "healthy", "lease_expires_at": "2026-01-01T00:00:00Z", "heartbeat_interval_seconds": 10},
+    {"status": "healthy", "lease_expires_at": "2026-01-01T00:00:00Z",
+     "heartbeat_interval_seconds": 10},
     {"text": "line\u2028separator \u2029 é ✓ \"quoted\"", "ratio": 0.5, "big": 2**70},
     {"nested_value": {"inner_key": [1, {"deep_key": True}]}, "metadata": {"keep_as_is": 1}},
 ]
