@@ -2,6 +2,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -48,6 +49,10 @@ def _matching(key, raw_key: str, digest: str | None = None):
     return None
 
 
+# prefix -> until when (time.monotonic()) this process leaves recording its use to others
+_recorded_elsewhere: dict[str, float] = {}
+
+
 class CachedKey(NamedTuple):
     """What authentication needs of a stored key, as the cache holds it (a tuple: a model
     instance costs every request several times more to unpickle)."""
@@ -83,8 +88,12 @@ class CachedKey(NamedTuple):
         if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
             return
         # The cached copy may hold an old last_used_at: this flag lets one request a minute
-        # through to the database (across processes, when the cache is shared).
+        # through to the database (across processes, when the cache is shared). A process
+        # that found the flag set does not ask again for a minute.
+        if _recorded_elsewhere.get(self.prefix, 0) > time.monotonic():
+            return
         if not cache.add(f"api-key-used:{self.prefix}", True, TOUCH_INTERVAL.total_seconds()):
+            _recorded_elsewhere[self.prefix] = time.monotonic() + TOUCH_INTERVAL.total_seconds()
             return
         stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
         ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
