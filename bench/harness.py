@@ -189,11 +189,11 @@ def load(port: int, name: str, make_request, *, seconds: float, concurrency: int
     return timed(name, call, seconds=seconds, concurrency=concurrency)
 
 
-def arguments(description: str, *, seconds: float = 5) -> argparse.ArgumentParser:
+def arguments(description: str, *, seconds: float = 5, rounds: int = 3) -> argparse.ArgumentParser:
     """The options every HTTP benchmark takes; a script adds its own."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seconds", type=float, default=seconds)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     return parser
@@ -221,6 +221,50 @@ def merge(results: list[LoadResult]) -> LoadResult:
 
 def median(values):
     return statistics.median(values)
+
+
+@dataclass
+class Paired:
+    """Interleaved rounds of a baseline and a measured request: round i of each ran back to
+    back, so that a slow spell of the machine (a shared host) weighs on both of a pair."""
+
+    baseline: list[LoadResult]
+    measured: list[LoadResult]
+
+    @property
+    def ratios(self) -> list[float]:
+        return [m.rps / b.rps for b, m in zip(self.baseline, self.measured)]
+
+    @property
+    def median_ratio(self) -> float:
+        return median(self.ratios)
+
+    @property
+    def pooled_ratio(self) -> float:
+        return merge(self.measured).rps / merge(self.baseline).rps
+
+    def lines(self, label: str, target: float) -> list[str]:
+        ratios = " ".join(f"{r:.1%}" for r in self.ratios)
+        verdict = "PASS" if self.median_ratio >= target else "FAIL"
+        return [
+            f"{label}: median of {len(self.ratios)} paired rounds {self.median_ratio:.1%}   "
+            f"(target: at least {target:.0%})  {verdict}",
+            f"  each pair: {ratios}; all rounds pooled: {self.pooled_ratio:.1%}",
+        ]
+
+
+def paired_rounds(port: int, baseline, measured, *, rounds: int, seconds: float,
+                  concurrency: int, around=None) -> Paired:
+    """`rounds` pairs of (baseline, measured) load rounds; `around(name)` is an optional
+    context manager entered around each round (CPU accounting, say)."""
+    from contextlib import nullcontext
+
+    pairs = Paired([], [])
+    for _ in range(rounds):
+        for (name, make), results in ((baseline, pairs.baseline), (measured, pairs.measured)):
+            with (around(name) if around else nullcontext()):
+                results.append(load(port, name, make, seconds=seconds, concurrency=concurrency))
+    return pairs
 
 
 def say(*lines):

@@ -113,6 +113,8 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     CACHES["default"].setdefault("OPTIONS", {}).update(
         {"socket_connect_timeout": 1, "socket_timeout": 1, "retry_on_timeout": False}
     )
+elif CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
+    CACHES["default"]["BACKEND"] = "config.cache.LocMemCache"  # the same, keys unchecked
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
