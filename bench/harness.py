@@ -8,6 +8,7 @@ with rounds interleaved, are what the targets are about.
 import argparse
 import http.client
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -270,3 +271,57 @@ def paired_rounds(port: int, baseline, measured, *, rounds: int, seconds: float,
 def say(*lines):
     print(*lines, sep="\n", flush=True)
     sys.stdout.flush()
+
+
+# CPU accounting ---------------------------------------------------------------------------
+
+
+@dataclass
+class CpuShare:
+    server: float
+    database: float
+    client: float
+
+    @property
+    def total(self) -> float:
+        return self.server + self.database + self.client
+
+    def __str__(self):
+        return (f"gunicorn workers {self.server:5.0f}   PostgreSQL {self.database:4.0f}   "
+                f"load generator {self.client:4.0f}   total {self.total:5.0f}")
+
+
+class CpuUse:
+    """CPU seconds used while measuring: gunicorn's workers, the PostgreSQL backends of the
+    benchmark's database, and this process (the load generator)."""
+
+    def __init__(self):
+        self.server = self.database = self.client = 0.0
+
+    @contextmanager
+    def measuring(self, port: int):
+        workers, backends = children(SERVERS[port]), database_backends()
+        before = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        yield
+        after = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        self.server += after[0] - before[0]
+        self.database += after[1] - before[1]
+        self.client += after[2] - before[2]
+
+    def per_request(self, requests: int) -> CpuShare:
+        return CpuShare(*(seconds / requests * 1e6
+                          for seconds in (self.server, self.database, self.client)))
+
+
+def database_backends() -> list[int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()")
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime

@@ -20,19 +20,15 @@ Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_reg
 import itertools
 import json
 import logging
-import resource
 import sys
 import threading
 import time
 import uuid
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import timedelta
 
 import harness
 from harness import (
     bench_env,
-    cpu_seconds,
     ensure_database,
     gunicorn,
     load,
@@ -130,7 +126,7 @@ def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
         heartbeat = heartbeat_requests(key, ids)
         load(port, "warm-up", heartbeat, seconds=1, concurrency=args.concurrency)
         load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
-        cpu = {"GET /healthz": CpuUse(), "POST .../heartbeat": CpuUse()}
+        cpu = {"GET /healthz": harness.CpuUse(), "POST .../heartbeat": harness.CpuUse()}
         pairs = harness.paired_rounds(
             port, ("GET /healthz", healthz), ("POST .../heartbeat", heartbeat),
             rounds=args.rounds, seconds=args.seconds, concurrency=args.concurrency,
@@ -152,57 +148,6 @@ def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
         f"  healthz / heartbeat CPU: {health_cpu.total / beat_cpu.total:.1%}",
     )
     return ratio, ids
-
-
-@dataclass
-class CpuShare:
-    server: float
-    database: float
-    client: float
-
-    @property
-    def total(self) -> float:
-        return self.server + self.database + self.client
-
-    def __str__(self):
-        return (f"gunicorn workers {self.server:5.0f}   PostgreSQL {self.database:4.0f}   "
-                f"load generator {self.client:4.0f}   total {self.total:5.0f}")
-
-
-class CpuUse:
-    """CPU seconds used while measuring: gunicorn's workers, the PostgreSQL backends of the
-    benchmark's database, and this process (the load generator)."""
-
-    def __init__(self):
-        self.server = self.database = self.client = 0.0
-
-    @contextmanager
-    def measuring(self, port: int):
-        workers, backends = harness.children(harness.SERVERS[port]), database_backends()
-        before = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
-        yield
-        after = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
-        self.server += after[0] - before[0]
-        self.database += after[1] - before[1]
-        self.client += after[2] - before[2]
-
-    def per_request(self, requests: int) -> CpuShare:
-        return CpuShare(*(seconds / requests * 1e6
-                          for seconds in (self.server, self.database, self.client)))
-
-
-def database_backends() -> list[int]:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND pid <> pg_backend_pid()")
-        return [pid for (pid,) in cursor.fetchall()]
-
-
-def own_cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:

@@ -189,14 +189,18 @@ def bench_service(env, key: str, args):
         load(port, "warm-up", verify, seconds=1, concurrency=args.concurrency)
         load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
         writes_before = database_writes(env)
+        cpu = {"GET /healthz": harness.CpuUse(), "POST /v1/verify": harness.CpuUse()}
         pairs = harness.paired_rounds(port, ("GET /healthz", healthz),
                                       ("POST /v1/verify", verify), rounds=args.rounds,
-                                      seconds=args.seconds, concurrency=args.concurrency)
+                                      seconds=args.seconds, concurrency=args.concurrency,
+                                      around=lambda name: cpu[name].measuring(port))
         verified = merge(pairs.measured)
         writes = database_writes(env) - writes_before
         single = load(port, "POST /v1/verify (1 client)", verify, seconds=args.seconds,
                       concurrency=1)
     ratio, p99 = pairs.median_ratio, verified.percentile(99)
+    health_cpu = cpu["GET /healthz"].per_request(merge(pairs.baseline).requests)
+    verify_cpu = cpu["POST /v1/verify"].per_request(verified.requests)
     say(
         "",
         f"== POST /v1/verify: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
@@ -205,6 +209,10 @@ def bench_service(env, key: str, args):
         verified.line(),
         single.line(),
         *pairs.lines("verify / healthz throughput", 0.7),
+        "CPU per request (us), less sensitive to other load on the machine than throughput:",
+        f"  GET /healthz      {health_cpu}",
+        f"  POST /v1/verify   {verify_cpu}",
+        f"  healthz / verify CPU: {health_cpu.total / verify_cpu.total:.1%}",
         f"verify p99 at concurrency {args.concurrency}: {p99:.2f} ms   (target: at most 20 ms)  "
         f"{'PASS' if p99 <= 20 else 'FAIL'}",
         f"database rows written during {verified.requests} verifications (and the healthz "
