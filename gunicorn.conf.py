@@ -19,16 +19,3 @@ def child_exit(server, worker):
 
         multiprocess.mark_process_dead(worker.pid)
 
-
-def post_worker_init(worker):
-    # Import every view now (the URLs load them lazily), then take everything loaded so far
-    # out of the garbage collector's reach (gc.freeze): its full collections would walk the
-    # whole framework, tens of milliseconds every few thousand requests, which cost a
-    # verification more than its database statement (docs/decisions.md, "Hot requests").
-    import gc
-
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 (imports the URL configuration)
-    gc.collect()
-    gc.freeze()
