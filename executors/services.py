@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 from rest_framework.exceptions import NotFound, PermissionDenied
 
@@ -130,10 +130,11 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, lease_expires_at, r
     owned = holder.scope != KeyScope.ADMIN
     # Outside a transaction the UPDATE is the whole transaction, and its commit need not
     # wait for the disk (docs/decisions.md); inside one, the caller's commit decides.
-    asynchronous = connection.vendor == "postgresql" and not connection.in_atomic_block
-    adapt = connection.ops.adapt_datetimefield_value
+    db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
+    asynchronous = db.vendor == "postgresql" and not db.in_atomic_block
+    adapt = db.ops.adapt_datetimefield_value
     params = [adapt(at), adapt(lease_expires_at), reports["pending_jobs"], reports["head_block"],
-              Executor._meta.pk.get_db_prep_value(executor_id, connection),
+              Executor._meta.pk.get_db_prep_value(executor_id, db),
               chain_ref if by_name else int(chain_ref), status]
     if owned:
         params.append(holder.prefix)
