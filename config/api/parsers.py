@@ -1,10 +1,11 @@
 import json
 import math
 import re
+from functools import lru_cache
 
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
-from djangorestframework_camel_case.util import underscoreize
+from djangorestframework_camel_case.util import camel_to_underscore
 from rest_framework.exceptions import ParseError
 
 # Deeper bodies are refused: the recursive code after the parser (camelCase conversion,
@@ -80,6 +81,35 @@ def loads_strict(text: str, what: str = "The request body"):
     return data
 
 
+def underscoreize_json(data, **options):
+    """djangorestframework-camel-case's `underscoreize(data, **options)` for parsed JSON
+    (dicts, lists and scalars), with each key's conversion remembered: the library converts
+    a key with a regular expression and a replacement template, which cost a small request
+    more than parsing it. tests/test_parsers.py checks it against the library."""
+    return _underscoreize(data, tuple(options.get("ignore_fields") or ()),
+                          tuple(options.get("ignore_keys") or ()),
+                          bool(options.get("no_underscore_before_number")))
+
+
+def _underscoreize(data, ignore_fields, ignore_keys, before_number):
+    if isinstance(data, dict):
+        converted = {}
+        for key, value in data.items():
+            new_key = _snake(key, before_number) if isinstance(key, str) else key
+            if key not in ignore_fields and new_key not in ignore_fields:
+                value = _underscoreize(value, ignore_fields, ignore_keys, before_number)
+            converted[key if key in ignore_keys or new_key in ignore_keys else new_key] = value
+        return converted
+    if isinstance(data, list):
+        return [_underscoreize(item, ignore_fields, ignore_keys, before_number) for item in data]
+    return data
+
+
+@lru_cache(maxsize=4096)  # bounded: keys come from clients
+def _snake(key: str, no_underscore_before_number: bool) -> str:
+    return camel_to_underscore(key, no_underscore_before_number=no_underscore_before_number)
+
+
 class JSONParser(CamelCaseJSONParser):
     """camelCase JSON in, snake_case data out (parsed by `loads_strict`)."""
 
@@ -89,4 +119,4 @@ class JSONParser(CamelCaseJSONParser):
             text = stream.read().decode(encoding)
         except UnicodeDecodeError as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from exc
-        return underscoreize(loads_strict(text), **self.json_underscoreize)
+        return underscoreize_json(loads_strict(text), **self.json_underscoreize)
