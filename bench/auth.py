@@ -10,20 +10,14 @@ the run (the target: none per request).
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 """
 
-import subprocess
 
 import harness
-from harness import ROOT, bench_env, ensure_database, gunicorn, load, manage, merge, say
+from harness import ROOT, bench_env, ensure_database, gunicorn, load, merge, say
 
 
 def key_table_updates(env) -> int:
-    name = env["DATABASE_URL"].rsplit("/", 1)[1]
-    out = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc",
-         "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'registry_apikey'"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()
-    return int(out or 0)
+    return harness.psql_value(
+        env, "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'registry_apikey'")
 
 
 def in_process_share(env, key: str, repeat: int = 2000) -> tuple[float, float]:
@@ -62,7 +56,7 @@ def main():
 
     env = bench_env()
     ensure_database(env)
-    key = manage("create_api_key", "--name", "bench-auth", "--scope", "admin", env=env).strip().splitlines()[-1]
+    key = harness.create_api_key(env, "bench-auth", "admin")
     harness.seed_chains(env)
 
     healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731

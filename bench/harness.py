@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +58,21 @@ def manage(*args, env) -> str:
     done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True)
     return done.stdout
+
+
+def create_api_key(env, name: str, scope: str) -> str:
+    """A new API key of `scope`, through the management command (it prints it last)."""
+    return manage("create_api_key", "--name", name, "--scope", scope,
+                  env=env).strip().splitlines()[-1]
+
+
+def psql_value(env, sql: str) -> int:
+    """The integer `sql` answers in the benchmark database, read with psql (outside the
+    Django connection, whose own statistics it must not disturb)."""
+    name = env["DATABASE_URL"].rsplit("/", 1)[1]
+    out = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc", sql],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return int(out or 0)
 
 
 def ensure_database(env) -> None:
@@ -258,8 +273,6 @@ def paired_rounds(port: int, baseline, measured, *, rounds: int, seconds: float,
                   concurrency: int, around=None) -> Paired:
     """`rounds` pairs of (baseline, measured) load rounds; `around(name)` is an optional
     context manager entered around each round (CPU accounting, say)."""
-    from contextlib import nullcontext
-
     pairs = Paired([], [])
     for _ in range(rounds):
         for (name, make), results in ((baseline, pairs.baseline), (measured, pairs.measured)):

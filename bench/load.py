@@ -18,7 +18,7 @@ import threading
 import harness
 import heartbeats
 import verify
-from harness import bench_env, ensure_database, gunicorn, load, manage, say
+from harness import bench_env, ensure_database, gunicorn, load, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_load"
 BENCH_NAME = "bench-load"
@@ -66,8 +66,7 @@ def main():
     _, deployment, schema = verify.ensure_chain()
     verify.load_attestations(args.attestations, deployment, schema, False)
     heartbeats.ensure_chain(heartbeats.HEARTBEAT_CHAIN, "bench-heartbeats")
-    key = manage("create_api_key", "--name", BENCH_NAME, "--scope", "admin",
-                 env=env).strip().splitlines()[-1]  # admin: verify, queries and heartbeats
+    key = harness.create_api_key(env, BENCH_NAME, "admin")  # admin: verify, queries and heartbeats
     try:
         with gunicorn(env, workers=args.workers) as port:
             ids = heartbeats.register_executors(port, key, args.executors)

@@ -12,7 +12,7 @@ import json
 from urllib.parse import quote
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say, setup_django
+from harness import bench_env, ensure_database, gunicorn, load, merge, say, setup_django
 
 BATCH = 10
 
@@ -23,7 +23,7 @@ def main():
 
     env = bench_env()
     ensure_database(env)
-    key = manage("create_api_key", "--name", "bench-trpc", "--scope", "api", env=env).strip().splitlines()[-1]
+    key = harness.create_api_key(env, "bench-trpc", "api")
     harness.seed_chains(env)
 
     headers = {"X-API-Key": key}

@@ -27,12 +27,11 @@ import itertools
 import json
 import os
 import random
-import subprocess
 import threading
 import time
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, load, manage, merge, say
+from harness import bench_env, ensure_database, gunicorn, load, merge, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_verify"
 CHAIN = 900_400
@@ -154,14 +153,9 @@ def verify_requests(key: str, count: int, miss_share: float = 0.1, pool: int = 1
 
 def database_writes(env) -> int:
     """Rows inserted, updated and deleted so far in the benchmark database (all tables)."""
-    name = env["DATABASE_URL"].rsplit("/", 1)[1]
     time.sleep(1)  # statistics reach the collector in batches
-    out = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc",
-         "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()
-    return int(out or 0)
+    return harness.psql_value(
+        env, "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables")
 
 
 def check_answers(port: int, key: str) -> None:
@@ -344,8 +338,7 @@ def main():
     harness.setup_django(env)
     _, deployment, schema = ensure_chain()
     load_attestations(args.attestations, deployment, schema, args.reload)
-    key = manage("create_api_key", "--name", BENCH_NAME, "--scope", "api",
-                 env=env).strip().splitlines()[-1]
+    key = harness.create_api_key(env, BENCH_NAME, "api")
     try:
         service = bench_service(env, key, args)
         indexed = explain(args.attestations)

@@ -1,9 +1,12 @@
 import os
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 from web3 import HTTPProvider, Web3
@@ -77,14 +80,20 @@ def api(api_key) -> APIClient:
     return client
 
 
+def missing(what: str, how: str) -> NoReturn:
+    """A service or tool the test needs is absent: a failure in CI, where every one is
+    mandatory, and a skip elsewhere, saying `how` to get it."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what}, and CI requires it.")
+    pytest.skip(f"{what} ({how}).")
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The real Redis of the machine; mandatory in CI, skipped elsewhere when absent."""
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
-        if os.environ.get("CI") == "true":
-            pytest.fail("TEST_REDIS_URL is not set, and CI requires Redis.")
-        pytest.skip("Redis is not available (TEST_REDIS_URL unset).")
+        missing("Redis is not available", "set TEST_REDIS_URL")
     return url
 
 
@@ -107,6 +116,20 @@ def anvil_factory():
         node.stop()
 
 
+@pytest.fixture
+def site(db) -> Client:
+    """A browser session of a logged-in superuser, for the Django admin."""
+    user = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def shown_messages(response) -> list[str]:
+    """The Django admin's messages shown by `response`."""
+    return [str(message) for message in get_messages(response.wsgi_request)]
+
+
 def assert_problem(response, status: int, code: str | None = None) -> dict:
     """The response is an RFC 9457 problem document with this status (and code)."""
     assert response.status_code == status, response.content
@@ -125,9 +148,7 @@ def require_anvil() -> None:
     from tests.anvil import ANVIL
 
     if not ANVIL.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"anvil is not installed at {ANVIL}, and CI requires it.")
-        pytest.skip("anvil is not installed (run scripts/chain_tools.sh).")
+        missing(f"anvil is not installed at {ANVIL}", "run scripts/chain_tools.sh")
 
 
 @dataclass

@@ -9,7 +9,7 @@ The usual answer is one indexed query (the trusted attesters are subqueries in i
 with no write and no chain call. `live=True` asks the chain itself (see `_live`).
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from functools import lru_cache
 
@@ -46,7 +46,7 @@ class Verification:
     confirmations: int | None = None
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return dict(vars(self))  # flat: asdict's deep copy would cost a verification more
 
 
 NOT_VERIFIED = Verification(verified=False)

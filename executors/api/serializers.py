@@ -4,7 +4,6 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api.lean import read_body
 from config.api.serializers import StrictModelSerializer, StrictSerializer
 from executors.models import (
     Executor,
@@ -64,12 +63,6 @@ class HeartbeatSerializer(StrictSerializer):
                                             required=False, allow_null=True)
     head_block = serializers.IntegerField(min_value=0, max_value=MAX_HEAD_BLOCK, required=False,
                                           allow_null=True)
-
-
-def heartbeat_body(data) -> dict:
-    """The validated body of a heartbeat, read without building the serializer when it is
-    well formed (config/api/lean.py)."""
-    return read_body(HeartbeatSerializer, data)
 
 
 class HeartbeatResponseSerializer(serializers.Serializer):

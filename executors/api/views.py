@@ -5,7 +5,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from config.api.fast_lane import FastLaneMixin
-from config.api.responses import rendered
 from executors import services
 from executors.api import filters, serializers
 from executors.models import Executor, TrustedAttester
@@ -55,7 +54,7 @@ class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def heartbeat(self, request, chain=None):
         """Renew an executor's lease. 404 for an unknown executor: register again."""
-        return rendered(self.beat(serializers.heartbeat_body(request.data), request.auth))
+        return self.lane_response(request)
 
     def beat(self, data: dict, holder) -> dict:
         beat = services.executor_heartbeat(

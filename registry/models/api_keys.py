@@ -52,23 +52,10 @@ def _matching(key, raw_key: str, digest: str | None = None):
 _recorded_elsewhere: dict[str, float] = {}
 
 
-class CachedKey(NamedTuple):
-    """What authentication needs of a stored key, as the cache holds it (a tuple: a model
-    instance costs every request several times more to unpickle)."""
+class KeyState:
+    """What a key's fields say of it: the same for the model and for its cached copy."""
 
-    pk: int
-    prefix: str
-    digest: str
-    scope: str
-    name: str
-    expires_at: datetime | None
-    revoked_at: datetime | None
-    last_used_at: datetime | None
-
-    @classmethod
-    def of(cls, key: "ApiKey") -> "CachedKey":
-        return cls(key.pk, key.prefix, key.digest, key.scope, key.name, key.expires_at,
-                   key.revoked_at, key.last_used_at)
+    __slots__ = ()
 
     @property
     def display_prefix(self) -> str:
@@ -80,6 +67,29 @@ class CachedKey(NamedTuple):
 
     def is_expired(self, now=None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+
+class _CachedKeyFields(NamedTuple):
+    pk: int
+    prefix: str
+    digest: str
+    scope: str
+    name: str
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+class CachedKey(_CachedKeyFields, KeyState):
+    """What authentication needs of a stored key, as the cache holds it (a tuple: a model
+    instance costs every request several times more to unpickle)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, key: "ApiKey") -> "CachedKey":
+        return cls(key.pk, key.prefix, key.digest, key.scope, key.name, key.expires_at,
+                   key.revoked_at, key.last_used_at)
 
     def touch(self, now=None) -> None:
         """Record use, at most once a minute, so that authentication rarely writes."""
@@ -133,7 +143,7 @@ class ApiKeyQuerySet(models.QuerySet):
         return super().delete()
 
 
-class ApiKey(models.Model):
+class ApiKey(KeyState, models.Model):
     """An API key. Only its HMAC is stored; the key itself is shown once, at creation."""
 
     name = models.CharField(max_length=100)
@@ -154,10 +164,6 @@ class ApiKey(models.Model):
     def __str__(self):
         return f"{self.name} ({self.display_prefix})"
 
-    @property
-    def display_prefix(self) -> str:
-        return f"crk_{self.prefix}"
-
     @classmethod
     def issue(cls, *, name: str, scope: str, expires_at=None) -> tuple["ApiKey", str]:
         """Create a key; returns it with the raw key, which is never stored."""
@@ -172,13 +178,6 @@ class ApiKey(models.Model):
         raw_key = f"crk_{self.prefix}.{secrets.token_urlsafe(32)}"
         self.digest = key_digest(raw_key)
         return raw_key
-
-    def is_expired(self, now=None) -> bool:
-        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
-
-    @property
-    def is_revoked(self) -> bool:
-        return self.revoked_at is not None
 
     def save(self, *args, **kwargs):
         super().save(*args, **kwargs)

@@ -1,13 +1,11 @@
 """The Django admin of schemas, attestations and index cursors."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.messages import get_messages
-from django.test import Client
 from django.urls import reverse
 
 from attestations.indexer import index_chain
 from attestations.models import Attestation, IndexCursor, Schema
+from tests.conftest import shown_messages
 from tests.factories import AttestationFactory, IndexCursorFactory, SchemaFactory
 
 pytestmark = pytest.mark.django_db
@@ -15,20 +13,10 @@ pytestmark = pytest.mark.django_db
 TWO_HASHES = "bytes32 documentHash,bytes32 previousHash,string note"
 
 
-@pytest.fixture
-def site() -> Client:
-    user = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:attestations_{model}_{view}", args=args)
 
-
-def shown_messages(response) -> list[str]:
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 @pytest.fixture

@@ -5,12 +5,12 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from executors.models import Executor, ExecutorStatusChange, SelfPreservation, TrustedAttester
+from tests.conftest import shown_messages
 from tests.factories import ChainFactory, ExecutorFactory, TrustedAttesterFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,21 +20,10 @@ LOWER = CHECKSUMMED.lower()
 BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # one letter's case flipped
 
 
-@pytest.fixture
-def site() -> Client:
-    """A browser session of a logged-in superuser."""
-    user = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:executors_{model}_{view}", args=args)
 
-
-def shown_messages(response) -> list[str]:
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 def listed(response) -> set:

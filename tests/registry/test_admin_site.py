@@ -3,15 +3,13 @@
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from registry.models import ApiKey, Chain, ContractVersion, ProviderHealth, RpcEndpoint
 from registry.models.api_keys import KEY_PATTERN, key_digest
-from tests.conftest import make_key
+from tests.conftest import make_key, shown_messages
 from tests.factories import (
     ERC20_ABI,
     CategoryFactory,
@@ -30,14 +28,6 @@ ALCHEMY_URL = f"https://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}"
 MASKED_ALCHEMY_URL = "https://eth-mainnet.g.alchemy.com/v2/***"
 
 
-@pytest.fixture
-def site() -> Client:
-    """A browser session of a logged-in superuser."""
-    user = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:registry_{model}_{view}", args=args)
@@ -48,9 +38,6 @@ def bearer(raw_key: str) -> APIClient:
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}")
     return client
 
-
-def shown_messages(response) -> list[str]:
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 def rpc_form(endpoint, **changes) -> dict:

@@ -2,6 +2,7 @@ import json
 from urllib.parse import quote
 
 import pytest
+from rest_framework.test import APIClient
 
 from tests.factories import ChainFactory
 
@@ -16,6 +17,22 @@ def chains(db):
         ChainFactory(chain_id=31337, name="Anvil", short_name="anvil", is_testnet=True),
         ChainFactory(chain_id=1, name="Ethereum", short_name="eth", is_testnet=False),
     ]
+
+
+def crash(*args):
+    raise RuntimeError("secret detail")
+
+
+@pytest.fixture
+def crashing_client(api_key, monkeypatch) -> APIClient:
+    """A client whose every procedure call crashes inside the server (its answer must not
+    show the exception)."""
+    from config.trpc import dispatch
+
+    monkeypatch.setattr(dispatch, "call", crash)
+    client = APIClient(raise_request_exception=False)
+    client.credentials(HTTP_X_API_KEY=api_key)
+    return client
 
 
 def query_url(paths: str, data=None, *, batch: bool = False) -> str:

@@ -5,7 +5,6 @@ may read; a page from an origin that is not listed is refused by the browser."""
 
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing
 from tests.trpc.conftest import SCHEMA
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,9 +60,7 @@ CHROMIUM_FLAGS = [
 def require_chromium() -> str:
     path = shutil.which("chromium")
     if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("chromium is not installed, and CI requires it.")
-        pytest.skip("chromium is not installed (run scripts/client_tools.sh as root).")
+        missing("chromium is not installed", "run scripts/client_tools.sh as root")
     return path
 
 

@@ -3,7 +3,6 @@ server: every link, queries, mutations, batches with an unknown procedure, input
 errors, superjson; and JSON-RPC over real HTTP."""
 
 import json
-import os
 import shutil
 import subprocess
 import urllib.request
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing
 from tests.trpc.conftest import DOCUMENT_HASH, SCHEMA
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,9 +24,7 @@ def require_client(version: int) -> Path:
     """The client's folder; the test is skipped without it (failed in CI)."""
     folder = CLIENTS / f"trpc-v{version}"
     if not (folder / "node_modules/@trpc/client").is_dir() or not shutil.which("node"):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"@trpc/client v{version} is not installed, and CI requires it.")
-        pytest.skip("The tRPC clients are not installed (run scripts/client_tools.sh).")
+        missing(f"@trpc/client v{version} is not installed", "run scripts/client_tools.sh")
     return folder
 
 

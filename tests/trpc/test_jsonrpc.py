@@ -151,16 +151,8 @@ def test_a_body_over_the_limit_is_413_in_a_jsonrpc_error(api, settings):
     assert_rpc_error(response.json(), -32013)
 
 
-def test_a_crash_is_a_32603_reply_without_traceback(api_key, monkeypatch):
-    from config.trpc import dispatch
-
-    def crash(*args):
-        raise RuntimeError("secret detail")
-
-    monkeypatch.setattr(dispatch, "call", crash)
-    client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_X_API_KEY=api_key)
-    response = rpc(client, [call("chains.list", id=1), {"jsonrpc": "2.0", "method": "chains.list"}])
+def test_a_crash_is_a_32603_reply_without_traceback(crashing_client):
+    response = rpc(crashing_client, [call("chains.list", id=1), {"jsonrpc": "2.0", "method": "chains.list"}])
     assert response.status_code == 200 and b"secret" not in response.content
     (reply,) = response.json()
     assert assert_rpc_error(reply, -32603, id=1)["data"]["httpStatus"] == 500

@@ -6,7 +6,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from tests.trpc.conftest import DOCUMENT_HASH, SCHEMA, assert_error, query_url
+from tests.trpc.conftest import DOCUMENT_HASH, SCHEMA, assert_error, crash, query_url
 
 pytestmark = pytest.mark.django_db
 
@@ -201,15 +201,10 @@ def test_a_body_over_the_limit_is_a_413_envelope(api, settings):
     assert_error(response.json(), "PAYLOAD_TOO_LARGE", 413, "schemas.validate")
 
 
-def test_a_crash_is_a_500_envelope_without_traceback(api_key, monkeypatch):
+def test_a_crash_is_a_500_envelope_without_traceback(crashing_client, monkeypatch):
     from config.trpc import dispatch
 
-    def crash(*args):
-        raise RuntimeError("secret detail")
-
-    monkeypatch.setattr(dispatch, "call", crash)
-    client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_X_API_KEY=api_key)
+    client = crashing_client
     response = client.get(query_url("chains.list"))
     assert response.status_code == 500
     assert_error(response.json(), "INTERNAL_SERVER_ERROR", 500, "chains.list")

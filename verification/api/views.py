@@ -5,8 +5,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 
 from config.api.fast_lane import FastLaneMixin
-from config.api.lean import read_body
-from config.api.responses import rendered
 from config.metrics import count_verify
 from verification.api import serializers
 from verification.services import verify_document
@@ -15,7 +13,7 @@ from verification.services import verify_document
 def _wire(result) -> dict:
     """The answer as VerifyResponseSerializer documents it, built directly: the serializer
     would cost more than the query (a deep copy of its nine fields per request)."""
-    data = dict(vars(result))  # flat: no need for asdict's deep copy
+    data = result.as_dict()
     if data["timestamp"] is not None:
         data["timestamp"] = data["timestamp"].astimezone(UTC).strftime(
             settings.REST_FRAMEWORK["DATETIME_FORMAT"])
@@ -37,8 +35,7 @@ class VerifyViewSet(FastLaneMixin, viewsets.ViewSet):
         "re-reads the attestation from its chain first (503 when no RPC endpoint answers).",
     )
     def create(self, request):
-        body = read_body(serializers.VerifyRequestSerializer, request.data)
-        return rendered(self.answer(body, request.auth))
+        return self.lane_response(request)
 
     def answer(self, body: dict, holder) -> dict:
         data = _wire(verify_document(**body))
