@@ -35,6 +35,12 @@ class Env(environ.Env):
             raise ImproperlyConfigured(f"{var} must be a positive integer, not {value}")
         return value
 
+    def non_negative_int(self, var, default):
+        value = self.int(var, default=default)
+        if value < 0:
+            raise ImproperlyConfigured(f"{var} must be 0 or a positive integer, not {value}")
+        return value
+
     def api_key(self, var):
         # A key from the environment is compared like a generated one, so it must be as
         # hard to guess: "admin" in ADMIN_API_KEY would open the whole registry.

@@ -11,7 +11,14 @@ from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from registry.models.api_keys import KeyScope, find_cached, key_digest
+from registry.models.api_keys import (
+    CachedKey,
+    KeyScope,
+    find_cached,
+    key_digest,
+    recent,
+    remember_recent,
+)
 
 
 @dataclass(frozen=True)
@@ -46,13 +53,29 @@ def _environment_keys(admin_key: str, api_key: str, pepper: str) -> tuple[tuple[
 
 def authenticate_key(raw_key: str) -> KeyHolder:
     """The holder of `raw_key`; AuthenticationFailed when it is unknown, expired or revoked."""
+    found = recent(raw_key)
+    if found is not None:
+        holder, key = found
+        if key is None:
+            return holder
+        if not key.is_expired():
+            key.touch()
+            return holder
+    holder, key = _look_up(raw_key)
+    remember_recent(raw_key, holder, key)
+    return holder
+
+
+def _look_up(raw_key: str) -> tuple[KeyHolder, CachedKey | None]:
+    """The holder of `raw_key` and its stored key (None for a key set in the environment),
+    asked of the cache (then the database)."""
     digest = key_digest(raw_key)
     env_keys = _environment_keys(
         settings.ADMIN_API_KEY, settings.API_KEY, settings.API_KEY_PEPPER or settings.SECRET_KEY
     )
     for env_digest, holder in env_keys:
         if hmac.compare_digest(digest, env_digest):
-            return holder
+            return holder, None
     key = find_cached(raw_key, digest)
     if key is None:
         raise exceptions.AuthenticationFailed("Invalid API key.", code="invalid_key")
@@ -61,7 +84,7 @@ def authenticate_key(raw_key: str) -> KeyHolder:
     if key.is_expired():
         raise exceptions.AuthenticationFailed("This API key has expired.", code="expired_key")
     key.touch()
-    return KeyHolder(key.scope, key.name, key.display_prefix, key.pk)
+    return KeyHolder(key.scope, key.name, key.display_prefix, key.pk), key
 
 
 class BearerKeyAuthentication(authentication.BaseAuthentication):

@@ -25,12 +25,17 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute)."""
+    """Each test starts with an empty cache (keys are cached for a minute) and no key
+    remembered by the process."""
     from django.core.cache import cache
 
+    from registry.models.api_keys import forget_recent
+
     cache.clear()
+    forget_recent()
     yield
     cache.clear()
+    forget_recent()
 
 
 def make_key(scope: str, **kwargs) -> str:

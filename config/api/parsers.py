@@ -62,6 +62,10 @@ def _unstorable(data) -> str | None:
     return None
 
 
+# One decoder for every body: json.loads with these options would build a new one each time.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite)
+
+
 def loads_strict(text: str, what: str = "The request body"):
     """Strict JSON (no NaN, Infinity or numbers beyond them), not too deep, and nothing a
     database cannot store; ParseError otherwise. `what` names the text in the message."""
@@ -70,7 +74,9 @@ def loads_strict(text: str, what: str = "The request body"):
             and _nests_deeper_than(text, MAX_JSON_DEPTH)):
         raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.")
     try:
-        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        if text.startswith("\ufeff"):  # as json.loads does
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        data = _DECODER.decode(text)
     except RecursionError:
         raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.") from None
     except (ValueError, UnicodeDecodeError) as exc:

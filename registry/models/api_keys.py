@@ -7,7 +7,9 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
 from django.db import models, transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
 KEY_PATTERN = re.compile(r"crk_(?P<prefix>[0-9a-f]{12})\.(?P<secret>[A-Za-z0-9_-]{43})")
@@ -25,8 +27,59 @@ def forget_cached(prefixes) -> None:
     """Drop cached keys now and again after the transaction commits, so that no request
     re-caches the old row in between."""
     names = [_cache_key(prefix) for prefix in prefixes]
-    cache.delete_many(names)
-    transaction.on_commit(lambda: cache.delete_many(names))
+
+    def forget():
+        cache.delete_many(names)
+        forget_recent(prefixes)
+
+    forget()
+    transaction.on_commit(forget)
+
+
+# Keys this process authenticated in the last API_KEY_MEMO_SECONDS: raw key -> (what it
+# authenticates as, its CachedKey (None for a key set in the environment), until when, by
+# time.monotonic()). Such a key is not looked up again meanwhile: no HMAC, no cache read
+# (a Redis round trip in production). Only keys that authenticated are kept, so clients
+# cannot fill it; saving, revoking or deleting a key drops it here at once, and from the
+# memo of other processes within API_KEY_MEMO_SECONDS (docs/decisions.md).
+_recent: dict[str, tuple[object, "CachedKey | None", float]] = {}
+RECENT_LIMIT = 1024
+
+
+def recent(raw_key: str) -> tuple[object, "CachedKey | None"] | None:
+    """(holder, key) remembered for `raw_key`, if it is still fresh."""
+    found = _recent.get(raw_key)
+    if found is None or found[2] <= time.monotonic():
+        return None
+    return found[0], found[1]
+
+
+def remember_recent(raw_key: str, holder, key: "CachedKey | None") -> None:
+    seconds = settings.API_KEY_MEMO_SECONDS
+    if seconds <= 0:
+        return
+    if len(_recent) >= RECENT_LIMIT:
+        _recent.clear()  # a burst of distinct keys: start over rather than track age
+    _recent[raw_key] = (holder, key, time.monotonic() + seconds)
+
+
+def forget_recent(prefixes=None) -> None:
+    """Drop the remembered keys of `prefixes` (all of them when None)."""
+    if prefixes is None:
+        _recent.clear()
+        return
+    dropped = set(prefixes)
+    for raw_key, (_, key, _) in list(_recent.items()):
+        if key is not None and key.prefix in dropped:
+            _recent.pop(raw_key, None)
+
+
+@receiver(setting_changed)
+def _settings_changed(setting, **kwargs):
+    # Tests switch the environment's keys and the pepper: what was remembered may be wrong.
+    if setting in ("ADMIN_API_KEY", "API_KEY", "API_KEY_PEPPER", "SECRET_KEY",
+                   "API_KEY_MEMO_SECONDS"):
+        forget_recent()
 
 
 class KeyScope(models.TextChoices):
