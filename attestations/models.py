@@ -6,27 +6,20 @@ stored as SPEC section 1 writes them: 0x + lowercase hex.
 """
 
 from django.db import models
-from django.db.models import F, Max, OuterRef, Subquery, Value
+from django.db.models import F, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Greatest, Now
 
 from registry.models import Chain, Deployment
 
 
-def chain_head(chain_id=OuterRef("chain_id")):
-    """The chain's head as the indexer last saw it (the highest of its cursors), as a
-    subquery: confirmations are counted from it, with no chain call on the request path."""
-    return Subquery(
-        IndexCursor.objects.filter(chain_id=chain_id).order_by().values("chain_id")
-        .annotate(head=Max("head_block")).values("head")[:1]
-    )
-
-
 class OnChainQuerySet(models.QuerySet):
     def with_confirmations(self):
         """Annotate `confirmations`: blocks from the record's block to the head, itself
-        included (a record in the head block has 1); 0 while the head is unknown."""
-        head = Coalesce(chain_head(), Value(-1))
+        included (a record in the head block has 1); 0 while the head is unknown. The head
+        is the one the record's cursor (its deployment's) last saw: that cursor has checked
+        the blocks up to it for reorganisations. One join, no chain call."""
+        head = Coalesce(F("index_cursor__head_block"), Value(-1))
         return self.annotate(
             confirmations=Greatest(head - F("block_number") + 1, Value(0))
         )
@@ -46,6 +39,11 @@ class OnChainRecord(models.Model):
     block_hash = models.CharField(max_length=66)
     log_index = models.PositiveIntegerField()
     indexed_at = models.DateTimeField(db_default=Now())
+    # The cursor that read the record (its deployment's): a relation for joins, no column.
+    index_cursor = models.ForeignObject(
+        "attestations.IndexCursor", on_delete=models.DO_NOTHING, from_fields=["deployment"],
+        to_fields=["deployment"], related_name="+", null=True, editable=False,
+    )
 
     objects = OnChainQuerySet.as_manager()
 

@@ -149,11 +149,27 @@ class IndexCursorFactory(factory.django.DjangoModelFactory):
     head_block = 1000
 
 
+def read_by_a_cursor(record, create, extracted, **kwargs):
+    """As the indexer writes them, a record's deployment has a cursor, whose head its
+    confirmations count from: on a chain that is indexed (an IndexCursorFactory on it), a
+    record's deployment without one gets one at the chain's highest head."""
+    from attestations.models import IndexCursor
+
+    if not create:
+        return
+    cursors = IndexCursor.objects.filter(chain_id=record.chain_id)
+    if not cursors.exists() or cursors.filter(deployment_id=record.deployment_id).exists():
+        return
+    head = max((c.head_block for c in cursors if c.head_block is not None), default=None)
+    IndexCursorFactory(deployment=record.deployment, chain=record.chain, head_block=head)
+
+
 class SchemaFactory(factory.django.DjangoModelFactory):
     """A document schema (`bytes32 documentHash`)."""
 
     class Meta:
         model = "attestations.Schema"
+        skip_postgeneration_save = True  # read_by_a_cursor does not change the record
 
     deployment = factory.SubFactory(DeploymentFactory, kind=Deployment.Kind.SCHEMA_REGISTRY)
     chain = factory.SelfAttribute("deployment.chain")
@@ -168,6 +184,7 @@ class SchemaFactory(factory.django.DjangoModelFactory):
     block_number = 1
     block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
     log_index = 0
+    indexed = factory.PostGeneration(read_by_a_cursor)
 
 
 class AttestationFactory(factory.django.DjangoModelFactory):
@@ -177,6 +194,7 @@ class AttestationFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = "attestations.Attestation"
+        skip_postgeneration_save = True
 
     schema = factory.SubFactory(SchemaFactory)
     chain = factory.SelfAttribute("schema.chain")
@@ -197,3 +215,4 @@ class AttestationFactory(factory.django.DjangoModelFactory):
     block_number = 10
     block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
     log_index = factory.Sequence(lambda n: n)
+    indexed = factory.PostGeneration(read_by_a_cursor)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from attestations.models import IndexCursor
 from executors.models import ExecutorStatus
 from registry.models import Chain
 from tests.conftest import assert_problem, make_key
@@ -161,6 +162,16 @@ def test_confirmations_count_from_the_indexed_head_as_it_moves(api, chain):
     attestation = attest(chain, block_number=1000)
     assert not verified_by(api, attestation)
     chain.index_cursors.update(head_block=1011)
+    assert verify(api)["confirmations"] == 12
+
+
+def test_confirmations_count_from_the_head_the_attestations_own_cursor_saw(api, chain):
+    attestation = attest(chain, block_number=990)  # 11 below its cursor's head (1000)
+    # Another contract's cursor on the chain has seen a higher head: that cursor has not
+    # checked the attestation's blocks for reorganisations, so its head does not count.
+    IndexCursorFactory(deployment__chain=chain, head_block=2000)
+    assert verify(api) == NOT_VERIFIED
+    IndexCursor.objects.filter(deployment=attestation.deployment).update(head_block=1001)
     assert verify(api)["confirmations"] == 12
 
 
@@ -353,8 +364,11 @@ def test_the_hot_query_uses_the_document_hash_index(chain):
     from verification.services import verification_query
 
     attest(chain)
+    for n in range(50):  # other documents on the same chain: the hash is what narrows
+        attest(chain, document_hash="0x" + f"{n:064x}")
     query = verification_query(HASH, now=timezone.now())
     with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
+        cursor.execute("ANALYZE attestations_attestation")
         cursor.execute("SET LOCAL enable_seqscan = off")
     plan = query.explain()
     assert "attestation_document_idx" in plan, plan
