@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from functools import lru_cache
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
+from django.db.models import (
+    BooleanField,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
@@ -56,14 +64,18 @@ def trusted_attester() -> Coalesce:
     """The attestation's attester is trusted on its chain. An executor registered there is,
     whatever its liveness, unless an administrator revoked its trust (then it is not, even
     if also listed as a trusted attester); any other address is when an administrator added
-    it. Two unique-index probes."""
+    it. Two unique-index probes: each a scalar subquery with LIMIT 1, which PostgreSQL runs
+    as an index probe (an EXISTS here became a hashed subplan, which reads the whole table
+    of trusted attesters into a hash for each verification that reaches it)."""
     executor_trust = Executor.objects.filter(  # unique (chain, address): no order needed
         chain_id=OuterRef("chain_id"), address=OuterRef("attester"),
     ).order_by().values(trusted=ExpressionWrapper(Q(trust_revoked_at__isnull=True),
                                        output_field=BooleanField()))[:1]
-    added = TrustedAttester.objects.filter(chain_id=OuterRef("chain_id"),
-                                           address=OuterRef("attester"))
-    return Coalesce(Subquery(executor_trust), Exists(added), output_field=BooleanField())
+    added = TrustedAttester.objects.filter(
+        chain_id=OuterRef("chain_id"), address=OuterRef("attester"),
+    ).order_by().values(trusted=Value(True, output_field=BooleanField()))[:1]
+    return Coalesce(Subquery(executor_trust), Subquery(added), Value(False),
+                    output_field=BooleanField())
 
 
 def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):

@@ -372,6 +372,8 @@ def test_the_hot_query_uses_the_document_hash_index(chain):
         cursor.execute("SET LOCAL enable_seqscan = off")
     plan = query.explain()
     assert "attestation_document_idx" in plan, plan
+    # Trust is two index probes: a hashed subplan would read every trusted attester.
+    assert "hashed SubPlan" not in plan, plan
 
 
 # --- Live, without a chain to ask ------------------------------------------------------------
