@@ -18,12 +18,13 @@ from config.api.errors import camel_attr
 
 _RENDERER = CamelCaseJSONRenderer()
 _PLAIN = (str, int, float, bool, type(None))
+# One encoder: json.dumps with options builds a new one for each call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def rendered(data: dict, status: int = 200) -> HttpResponse:
     if all(type(value) in _PLAIN for value in data.values()):
-        text = json.dumps({_camel(key): value for key, value in data.items()},
-                          ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = _ENCODER.encode({_camel(key): value for key, value in data.items()})
         body = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
     else:
         body = _RENDERER.render(data)
