@@ -135,7 +135,10 @@ class Attestation(OnChainRecord):
             models.Index(fields=["schema_uid", "-time", "-id"], name="attestation_schema_idx"),
             models.Index(fields=["recipient", "-time", "-id"], name="attestation_recipient_idx"),
             models.Index(fields=["chain", "-time", "-id"], name="attestation_chain_idx"),
-            models.Index(fields=["document_hash", "time"], name="attestation_document_idx",
+            # In verification's order (earliest first, then chain, block, log): the first
+            # valid row ends the lookup, with no sort and no look at the later ones.
+            models.Index(fields=["document_hash", "time", "chain", "block_number", "log_index"],
+                         name="attestation_document_idx",
                          condition=models.Q(document_hash__isnull=False)),
             models.Index(fields=["uid"], name="attestation_uid_idx"),
             # Reorg rollback: everything of a deployment from a block on.

@@ -374,6 +374,8 @@ def test_the_hot_query_uses_the_document_hash_index(chain):
     assert "attestation_document_idx" in plan, plan
     # Trust is two index probes: a hashed subplan would read every trusted attester.
     assert "hashed SubPlan" not in plan, plan
+    # The index is in the answer's order: the first valid row ends the lookup.
+    assert "Sort" not in plan, plan
 
 
 # --- Live, without a chain to ask ------------------------------------------------------------
