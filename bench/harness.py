@@ -87,13 +87,14 @@ def ensure_database(env) -> None:
 
 @contextmanager
 def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
-             pythonpath: str | None = None):
+             pythonpath: str | None = None, root: Path = ROOT):
+    """gunicorn serving the checkout at `root` (this one by default) on a free port."""
     port = free_port()
     extra = ["--pythonpath", pythonpath] if pythonpath else []
     proc = subprocess.Popen(
         [PYTHON, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}",
          "-w", str(workers), "--log-level", "warning", *extra],
-        cwd=ROOT, env=env,
+        cwd=root, env=env,
     )
     try:
         deadline = time.time() + 90  # a loaded machine (shared CPUs) starts slowly
