@@ -59,7 +59,7 @@ def main():
     key = harness.create_api_key(env, "bench-auth", "admin")
     harness.seed_chains(env)
 
-    healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
+    healthz = harness.healthz
     chains = lambda: ("GET", "/v1/admin/chains", {"Authorization": f"Bearer {key}"}, None)  # noqa: E731
     chains_open = lambda: ("GET", "/v1/admin/chains", {}, None)  # noqa: E731
     names = ("GET /healthz", "GET /v1/admin/chains (auth)", "GET /v1/admin/chains (no auth)")

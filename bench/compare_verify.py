@@ -4,7 +4,7 @@ On a shared host the machine's speed drifts by half between spells, more than mo
 move the figures of bench/verify.py. This serves both checkouts at once (two gunicorns on
 the same database) and alternates between them round by round, so that a spell weighs on
 both alike: per checkout, verify and /healthz throughput and CPU per request, and the
-median of the paired verify/healthz ratios.
+paired verify/healthz ratios as bench/verify.py prints them.
 
     git worktree add /tmp/before <commit> && cp .env /tmp/before/   # the same SECRET_KEY
     .venv/bin/python bench/compare_verify.py /tmp/before [--rounds 9] [--seconds 3]
@@ -13,12 +13,11 @@ The other checkout runs on this one's virtualenv; run bench/verify.py first (it 
 attestations and migrates the database: both checkouts must accept that schema).
 """
 
-import statistics
 from contextlib import ExitStack
 from pathlib import Path
 
 import harness
-from harness import ROOT, bench_env, gunicorn, load, say
+from harness import ROOT, Paired, bench_env, gunicorn, load, merge, paired_rounds, say
 from verify import DATABASE_URL, verify_requests
 
 
@@ -30,36 +29,33 @@ def main():
     env = bench_env(DATABASE_URL=DATABASE_URL)
     harness.setup_django(env)
     key = harness.create_api_key(env, "bench-compare-verify", "api")
-    verify = verify_requests(key, args.attestations)
-    healthz = lambda: ("GET", "/healthz", {}, None)  # noqa: E731
+    requests = (("GET /healthz", harness.healthz),
+                ("POST /v1/verify", verify_requests(key, args.attestations)))
     roots = {"this": ROOT, "other": args.other.resolve()}
+    pairs = {name: Paired([], []) for name in roots}
+    cpu = {(name, request): harness.CpuUse() for name in roots for request, _ in requests}
     with ExitStack() as stack:
         ports = {name: stack.enter_context(gunicorn(env, workers=args.workers, root=root))
                  for name, root in roots.items()}
         for port in ports.values():  # warm both up: imports, connections, prepared statements
-            for make in (verify, healthz):
+            for name, make in requests:
                 load(port, "warm-up", make, seconds=1, concurrency=args.concurrency)
-        rounds = {name: [] for name in ports}
-        for _ in range(args.rounds):
+        for _ in range(args.rounds):  # one pair on each checkout in turn
             for name, port in ports.items():
-                pair = []
-                for make in (healthz, verify):
-                    cpu = harness.CpuUse()
-                    with cpu.measuring(port):
-                        result = load(port, name, make, seconds=args.seconds,
-                                      concurrency=args.concurrency)
-                    pair.append((result.rps, cpu.per_request(result.requests).total))
-                rounds[name].append(pair)
+                pair = paired_rounds(port, *requests, rounds=1, seconds=args.seconds,
+                                     concurrency=args.concurrency,
+                                     around=lambda request, name=name, port=port:
+                                     cpu[name, request].measuring(port))
+                pairs[name].baseline.extend(pair.baseline)
+                pairs[name].measured.extend(pair.measured)
     say(f"== POST /v1/verify against GET /healthz, {args.rounds} alternating rounds x "
-        f"{args.seconds}s, concurrency {args.concurrency}, medians")
-    for name, pairs in rounds.items():
-        ratio = statistics.median(v[0] / h[0] for h, v in pairs)
-        say(f"{name:6s} {roots[name]}\n"
-            f"       healthz {statistics.median(h[0] for h, _ in pairs):7.1f} req/s "
-            f"{statistics.median(h[1] for h, _ in pairs):5.0f} us CPU   verify "
-            f"{statistics.median(v[0] for _, v in pairs):7.1f} req/s "
-            f"{statistics.median(v[1] for _, v in pairs):5.0f} us CPU   verify/healthz "
-            f"{ratio:.1%}   (pairs: {' '.join(f'{v[0] / h[0]:.0%}' for h, v in pairs)})")
+        f"{args.seconds}s, concurrency {args.concurrency}")
+    for name, paired in pairs.items():
+        say(f"{name}: {roots[name]}")
+        for (request, _), results in zip(requests, (paired.baseline, paired.measured)):
+            served = merge(results)
+            say(f"  {served.line()}   CPU {cpu[name, request].per_request(served.requests)}")
+        say(*(f"  {line}" for line in paired.lines("verify / healthz throughput", 0.7)))
 
 
 if __name__ == "__main__":

@@ -206,6 +206,11 @@ def load(port: int, name: str, make_request, *, seconds: float, concurrency: int
     return timed(name, call, seconds=seconds, concurrency=concurrency)
 
 
+def healthz():
+    """The baseline request of every ratio target: GET /healthz (for `load`)."""
+    return "GET", "/healthz", {}, None
+
+
 def arguments(description: str, *, seconds: float = 5, rounds: int = 3) -> argparse.ArgumentParser:
     """The options every HTTP benchmark takes; a script adds its own."""
     parser = argparse.ArgumentParser(description=description)

@@ -157,10 +157,11 @@ def read_by_a_cursor(record, create, extracted, **kwargs):
 
     if not create:
         return
-    cursors = IndexCursor.objects.filter(chain_id=record.chain_id)
-    if not cursors.exists() or cursors.filter(deployment_id=record.deployment_id).exists():
+    heads = dict(IndexCursor.objects.filter(chain_id=record.chain_id)
+                 .values_list("deployment_id", "head_block"))
+    if not heads or record.deployment_id in heads:
         return
-    head = max((c.head_block for c in cursors if c.head_block is not None), default=None)
+    head = max((h for h in heads.values() if h is not None), default=None)
     IndexCursorFactory(deployment=record.deployment, chain=record.chain, head_block=head)
 
 
