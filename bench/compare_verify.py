@@ -7,7 +7,7 @@ both alike: per checkout, verify and /healthz throughput and CPU per request, an
 paired verify/healthz ratios as bench/verify.py prints them.
 
     git worktree add /tmp/before <commit> && cp .env /tmp/before/   # the same SECRET_KEY
-    .venv/bin/python bench/compare_verify.py /tmp/before [--rounds 9] [--seconds 3]
+    .venv/bin/python bench/compare_verify.py /tmp/before [--rounds 9] [--seconds 3] [--cold]
 
 The other checkout runs on this one's virtualenv; run bench/verify.py first (it loads the
 attestations and migrates the database: both checkouts must accept that schema).
@@ -18,22 +18,25 @@ from pathlib import Path
 
 import harness
 from harness import ROOT, Paired, bench_env, gunicorn, load, merge, paired_rounds, say
-from verify import DATABASE_URL, verify_requests
+from verify import DATABASE_URL, VERIFY, cache_line, measured_round, verify_requests
 
 
 def main():
     parser = harness.arguments(__doc__.splitlines()[0], seconds=3, rounds=9)
     parser.add_argument("other", type=Path, help="the checkout to compare with")
     parser.add_argument("--attestations", type=int, default=1_000_000)
+    parser.add_argument("--cold", action="store_true",
+                        help="Do not read the data into the OS cache before verify rounds.")
     args = parser.parse_args()
     env = bench_env(DATABASE_URL=DATABASE_URL)
     harness.setup_django(env)
     key = harness.create_api_key(env, "bench-compare-verify", "api")
     requests = (("GET /healthz", harness.healthz),
-                ("POST /v1/verify", verify_requests(key, args.attestations)))
+                (VERIFY, verify_requests(key, args.attestations)))
     roots = {"this": ROOT, "other": args.other.resolve()}
     pairs = {name: Paired([], []) for name in roots}
     cpu = {(name, request): harness.CpuUse() for name in roots for request, _ in requests}
+    warmed = []
     with ExitStack() as stack:
         ports = {name: stack.enter_context(gunicorn(env, workers=args.workers, root=root))
                  for name, root in roots.items()}
@@ -45,11 +48,12 @@ def main():
                 pair = paired_rounds(port, *requests, rounds=1, seconds=args.seconds,
                                      concurrency=args.concurrency,
                                      around=lambda request, name=name, port=port:
-                                     cpu[name, request].measuring(port))
+                                     measured_round(request, cpu[name, request], port,
+                                                    cold=args.cold, warmed=warmed))
                 pairs[name].baseline.extend(pair.baseline)
                 pairs[name].measured.extend(pair.measured)
     say(f"== POST /v1/verify against GET /healthz, {args.rounds} alternating rounds x "
-        f"{args.seconds}s, concurrency {args.concurrency}")
+        f"{args.seconds}s, concurrency {args.concurrency}", cache_line(args.cold, warmed))
     for name, paired in pairs.items():
         say(f"{name}: {roots[name]}")
         for (request, _), results in zip(requests, (paired.baseline, paired.measured)):

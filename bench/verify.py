@@ -43,6 +43,7 @@ EXECUTORS = 100
 BENCH_NAME = "bench-verify"
 EXECUTOR_ADDRESS = "0x" + "ee" * 10 + "{:020x}"  # .format(n)
 UNTRUSTED = "0x" + "0b" * 20
+VERIFY = "POST /v1/verify"
 
 
 def document_hash(n: int) -> str:
@@ -213,27 +214,21 @@ def bench_service(env, key: str, args):
         load(port, "warm-up", verify, seconds=1, concurrency=args.concurrency)
         load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
         writes_before = database_writes(env)
-        cpu = {"GET /healthz": harness.CpuUse(), "POST /v1/verify": harness.CpuUse()}
+        cpu = {"GET /healthz": harness.CpuUse(), VERIFY: harness.CpuUse()}
         warmed = []
-
-        @contextmanager
-        def measuring(name):
-            if name == "POST /v1/verify" and not args.cold:
-                warmed.append(warm_cache())
-            with cpu[name].measuring(port):
-                yield
-
-        pairs = harness.paired_rounds(port, ("GET /healthz", healthz),
-                                      ("POST /v1/verify", verify), rounds=args.rounds,
-                                      seconds=args.seconds, concurrency=args.concurrency,
-                                      around=measuring)
+        pairs = harness.paired_rounds(port, ("GET /healthz", healthz), (VERIFY, verify),
+                                      rounds=args.rounds, seconds=args.seconds,
+                                      concurrency=args.concurrency,
+                                      around=lambda name: measured_round(
+                                          name, cpu[name], port, cold=args.cold,
+                                          warmed=warmed))
         verified = merge(pairs.measured)
         writes = database_writes(env) - writes_before
         single = load(port, "POST /v1/verify (1 client)", verify, seconds=args.seconds,
                       concurrency=1)
     ratio, p99 = pairs.median_ratio, verified.percentile(99)
     health_cpu = cpu["GET /healthz"].per_request(merge(pairs.baseline).requests)
-    verify_cpu = cpu["POST /v1/verify"].per_request(verified.requests)
+    verify_cpu = cpu[VERIFY].per_request(verified.requests)
     say(
         "",
         f"== POST /v1/verify: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
@@ -253,6 +248,17 @@ def bench_service(env, key: str, args):
         f"rounds): {writes}   (API key use is recorded at most once a minute per key)",
     )
     return ratio, p99, verified, single
+
+
+@contextmanager
+def measured_round(request: str, cpu_use, port: int, *, cold: bool, warmed: list):
+    """Around a load round (harness.paired_rounds): a verify round starts with a warm
+    cache (unless `cold`; the seconds it took go to `warmed`), and the round's CPU use is
+    counted in `cpu_use`."""
+    if request == VERIFY and not cold:
+        warmed.append(warm_cache())
+    with cpu_use.measuring(port):
+        yield
 
 
 def cache_line(cold: bool, warmed: list) -> str:
