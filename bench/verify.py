@@ -255,7 +255,7 @@ def measured_round(request: str, cpu_use, port: int, *, cold: bool, warmed: list
     """Around a load round (harness.paired_rounds): a verify round starts with a warm
     cache (unless `cold`; the seconds it took go to `warmed`), and the round's CPU use is
     counted in `cpu_use`."""
-    if request == VERIFY and not cold:
+    if request == VERIFY and not cold and None not in warmed:  # None: pg_prewarm is missing
         warmed.append(warm_cache())
     with cpu_use.measuring(port):
         yield
