@@ -80,8 +80,8 @@ def ensure_database(env) -> None:
     url = env["DATABASE_URL"]
     if url.startswith("postgres"):
         name = url.rsplit("/", 1)[1]
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {name}"],
-                       capture_output=True)
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
+                        f"CREATE DATABASE {name}"], capture_output=True)
     manage("migrate", "--no-input", "-v", "0", env=env)
 
 
