@@ -10,7 +10,6 @@ the run (the target: none per request).
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 """
 
-
 import harness
 from harness import ROOT, bench_env, ensure_database, gunicorn, load, merge, say
 

@@ -18,15 +18,21 @@ from pathlib import Path
 
 import harness
 from harness import ROOT, Paired, bench_env, gunicorn, load, merge, paired_rounds, say
-from verify import DATABASE_URL, VERIFY, cache_line, measured_round, verify_requests
+from verify import (
+    DATABASE_URL,
+    VERIFY,
+    cache_argument,
+    cache_line,
+    measured_round,
+    verify_requests,
+)
 
 
 def main():
     parser = harness.arguments(__doc__.splitlines()[0], seconds=3, rounds=9)
     parser.add_argument("other", type=Path, help="the checkout to compare with")
     parser.add_argument("--attestations", type=int, default=1_000_000)
-    parser.add_argument("--cold", action="store_true",
-                        help="Do not read the data into the OS cache before verify rounds.")
+    cache_argument(parser)
     args = parser.parse_args()
     env = bench_env(DATABASE_URL=DATABASE_URL)
     harness.setup_django(env)

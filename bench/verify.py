@@ -261,6 +261,11 @@ def measured_round(request: str, cpu_use, port: int, *, cold: bool, warmed: list
         yield
 
 
+def cache_argument(parser) -> None:
+    parser.add_argument("--cold", action="store_true",
+                        help="Do not read the data into the OS cache before verify rounds.")
+
+
 def cache_line(cold: bool, warmed: list) -> str:
     if cold:
         return "OS cache not warmed (--cold): lookups may read their pages from disk"
@@ -386,8 +391,7 @@ def main():
     parser.add_argument("--attestations", type=int, default=1_000_000)
     parser.add_argument("--reload", action="store_true", help="Load the attestations again.")
     parser.add_argument("--no-chain", action="store_true", help="Skip the anvil comparison.")
-    parser.add_argument("--cold", action="store_true",
-                        help="Do not read the data into the OS cache before verify rounds.")
+    cache_argument(parser)
     args = parser.parse_args()
 
     env = bench_env(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))

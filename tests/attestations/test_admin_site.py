@@ -13,10 +13,8 @@ pytestmark = pytest.mark.django_db
 TWO_HASHES = "bytes32 documentHash,bytes32 previousHash,string note"
 
 
-
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:attestations_{model}_{view}", args=args)
-
 
 
 @pytest.fixture

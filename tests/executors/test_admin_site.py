@@ -20,10 +20,8 @@ LOWER = CHECKSUMMED.lower()
 BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # one letter's case flipped
 
 
-
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:executors_{model}_{view}", args=args)
-
 
 
 def listed(response) -> set:

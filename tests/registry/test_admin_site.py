@@ -28,7 +28,6 @@ ALCHEMY_URL = f"https://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}"
 MASKED_ALCHEMY_URL = "https://eth-mainnet.g.alchemy.com/v2/***"
 
 
-
 def admin_url(model: str, view: str, *args) -> str:
     return reverse(f"admin:registry_{model}_{view}", args=args)
 
@@ -37,7 +36,6 @@ def bearer(raw_key: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}")
     return client
-
 
 
 def rpc_form(endpoint, **changes) -> dict:
