@@ -47,7 +47,7 @@ def main():
         ports = {name: stack.enter_context(gunicorn(env, workers=args.workers, root=root))
                  for name, root in roots.items()}
         for port in ports.values():  # warm both up: imports, connections, prepared statements
-            for name, make in requests:
+            for _name, make in requests:
                 load(port, "warm-up", make, seconds=1, concurrency=args.concurrency)
         for _ in range(args.rounds):  # one pair on each checkout in turn
             for name, port in ports.items():

@@ -97,7 +97,7 @@ async def _probe_with_deadline(endpoint, session, limit: asyncio.Semaphore) -> P
     async with limit:
         try:
             return await asyncio.wait_for(_probe(endpoint, session), timeout)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             return ProbeResult(endpoint.pk, False, error=f"timed out after {endpoint.probe_timeout_ms} ms")
         except (RpcError, ValueError, TypeError) as exc:
             return ProbeResult(endpoint.pk, False, error=mask_text(str(exc)))

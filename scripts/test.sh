@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
 
 PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
+# Two checkouts testing at once on one machine keep apart by these (pytest-django makes
+# test_<name>; the Redis tests flush their database).
+DB_NAME="${TEST_DATABASE_NAME:-chain_registry}" REDIS_DB="${TEST_REDIS_DB:-15}"
 listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
 
 if ! listening "$PG_PORT" && [ "${CI:-}" = "true" ] && command -v pg_ctlcluster >/dev/null; then
@@ -22,7 +25,7 @@ if ! listening "$REDIS_PORT" && [ "${CI:-}" = "true" ] && command -v redis-serve
 fi
 
 if listening "$PG_PORT"; then
-  export DATABASE_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/chain_registry"
+  export DATABASE_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/${DB_NAME}"
   echo "==> Database: PostgreSQL at ${PG_HOST}:${PG_PORT}"
 elif [ "${CI:-}" = "true" ]; then
   echo "FAIL: PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}, and CI requires it." >&2
@@ -34,7 +37,7 @@ else
 fi
 
 if listening "$REDIS_PORT"; then
-  export TEST_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/15"
+  export TEST_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/${REDIS_DB}"
   echo "==> Redis: 127.0.0.1:${REDIS_PORT}"
 elif [ "${CI:-}" = "true" ]; then
   echo "FAIL: Redis is not reachable at 127.0.0.1:${REDIS_PORT}, and CI requires it." >&2
@@ -54,5 +57,8 @@ elif [ "${CI:-}" = "true" ]; then
 else
   echo "==> NOTE: npm is missing: the tests that need anvil or the tRPC clients are skipped."
 fi
+
+echo "==> Lint: ruff check (rules in pyproject.toml)"
+.venv/bin/ruff check --quiet .
 
 exec .venv/bin/python -m pytest "$@"

@@ -1,10 +1,10 @@
 """Real anvil nodes for tests: each on 127.0.0.1 and a free port, stopped by its pid;
 and a stub server for the few answers anvil cannot give."""
 
-import json
 import ctypes
-import os
 import itertools
+import json
+import os
 import signal
 import socket
 import subprocess

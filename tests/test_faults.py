@@ -17,7 +17,6 @@ touched), gunicorn and a Celery worker on them.
 
 import http.client
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from celery import Celery
 from django.db import connection
 
 from bench.harness import ROOT, bench_env, gunicorn, manage
-from tests.anvil import Anvil, StubRpc
+from tests.anvil import StubRpc
 from tests.faults import OwnPostgres, OwnRedis
 
 API_KEY = "fault-test-api-key-" + "k" * 32
@@ -153,7 +152,8 @@ def run_task(redis_server, queue: str, tmp_path) -> None:
         try:
             result.get(timeout=60)
         except Exception as exc:
-            raise AssertionError(f"{exc!r}; worker log:\n{(tmp_path / 'worker.log').read_text()}")
+            raise AssertionError(
+                f"{exc!r}; worker log:\n{(tmp_path / 'worker.log').read_text()}") from exc
         assert result.successful()
     finally:
         client.close()
@@ -310,7 +310,7 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
         try:
             reports = result.get(timeout=60)
         except Exception as exc:
-            raise AssertionError(f"{exc!r}; worker log:\n{log.read_text()}")
+            raise AssertionError(f"{exc!r}; worker log:\n{log.read_text()}") from exc
         assert [d["attestations"] for d in reports[0]["deployments"]] == [0, 20]
         assert_indexed_once(uids)
         cursor = IndexCursor.objects.get(deployment=eas_chain.eas)

@@ -6,9 +6,9 @@ import json
 from contextlib import contextmanager
 
 import pytest
+import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
     content_type_conformance,

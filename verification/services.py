@@ -10,7 +10,7 @@ with no write and no chain call. `live=True` asks the chain itself (see `_live`)
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from django.db.models import (
@@ -108,7 +108,7 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
 # compiled once per process with stand-in values, whose places each request fills with its
 # own (and PostgreSQL plans it once per connection: config/db.py).
 _STAND_INS = {"document_hash": "0x" + "5" * 64, "chain_id": -31337,
-              "now": datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt_timezone.utc)}
+              "now": datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC)}
 
 
 @lru_cache(maxsize=2)
@@ -187,7 +187,7 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification 
         return None
     return Verification(
         verified=True, attestation_id=attestation.uid,
-        timestamp=datetime.fromtimestamp(time, dt_timezone.utc), chain_id=attestation.chain_id,
+        timestamp=datetime.fromtimestamp(time, UTC), chain_id=attestation.chain_id,
         attester=attester.lower(), schema_id="0x" + schema.hex(), tx_hash=attestation.tx_hash,
         block_number=receipt["blockNumber"], confirmations=confirmations,
     )

@@ -17,8 +17,8 @@ same way: its transaction gone, it goes back to the queue.
 """
 
 import logging
-from datetime import timedelta
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction

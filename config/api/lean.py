@@ -10,7 +10,7 @@ which names every fault.
 """
 
 import uuid
-from functools import lru_cache
+from functools import cache
 
 from rest_framework import fields as drf
 from rest_framework import serializers as drf_serializers
@@ -106,7 +106,7 @@ _READERS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(serializer_class) -> dict | None:
     """name -> (reader, required, default, allow_null) for each field, or None when the
     serializer has anything the plan does not follow: a field of another kind or with

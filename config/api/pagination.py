@@ -10,7 +10,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
-
 MAX_OFFSET = 10**12
 
 

@@ -196,7 +196,7 @@ def test_a_reorganisation_removes_what_the_chain_lost_and_undoes_its_revocations
     kept = attest(node, schema_uid, document(1))
     run(eas_chain)
     fork = node.anvil.rpc("evm_snapshot")
-    lost = attest(node, schema_uid, document(2))
+    attest(node, schema_uid, document(2))  # in the block the reorganisation removes
     revoke(node, schema_uid, kept)
     run(eas_chain)
     assert Attestation.objects.get(uid=kept).revocation_time is not None

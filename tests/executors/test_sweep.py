@@ -308,7 +308,7 @@ def test_the_admin_lists_the_holds(client):
 
 @pytest.mark.parametrize("due", [1, 2])
 def test_a_chain_of_fewer_than_three_executors_is_never_held_back(path, due):
-    chain = chain_with(live=2 - due, due=due)
+    chain_with(live=2 - due, due=due)
 
     report = sweep.executor_leases_expire(NOW)
 

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from executors import sweep
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, SelfPreservation
 from executors.services import executor_heartbeat, executor_register
-from executors import sweep
 from executors.sweep import SweepReport, executor_leases_expire
 from registry.authentication import KeyHolder
 from registry.models import KeyScope

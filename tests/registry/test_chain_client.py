@@ -151,7 +151,7 @@ def test_an_http_400_is_about_the_request_and_does_not_fail_over(chain):
         healthy(chain, second.url, priority=1)
 
         with pytest.raises(requests.HTTPError):
-            chain_client(chain).eth.block_number
+            _ = chain_client(chain).eth.block_number
 
         assert (refusing.requests, second.requests) == (1, 0)
     assert failures(first) == (0, "")
@@ -210,7 +210,7 @@ def test_when_every_endpoint_fails_the_error_names_each_one_masked(chain):
     healthy(chain, f"http://user:{SECRET}@127.0.0.1:{port}/?token={SECRET}", priority=1)
 
     with pytest.raises(NoEndpointAvailable) as raised:
-        chain_client(chain).eth.block_number
+        _ = chain_client(chain).eth.block_number
 
     message = str(raised.value)
     assert plain.url in message
@@ -223,7 +223,7 @@ def test_a_chain_without_usable_endpoints_raises_no_endpoint_available(chain):
     healthy(chain, f"ws://127.0.0.1:{free_port()}")
 
     with pytest.raises(NoEndpointAvailable, match="none is usable"):
-        chain_client(chain).eth.block_number
+        _ = chain_client(chain).eth.block_number
 
 
 def test_a_closed_port_fails_fast_without_hidden_retries(chain):
@@ -231,7 +231,7 @@ def test_a_closed_port_fails_fast_without_hidden_retries(chain):
 
     started = time.perf_counter()
     with pytest.raises(NoEndpointAvailable):
-        chain_client(chain).eth.block_number
+        _ = chain_client(chain).eth.block_number
 
     assert time.perf_counter() - started < 0.3
 
@@ -246,5 +246,5 @@ def test_an_explicit_url_is_the_only_one_used(chain, anvil_factory):
 
     assert chain_client(chain, url=other.url).eth.block_number == 4
     with pytest.raises(NoEndpointAvailable):
-        chain_client(chain, url=closed_url()).eth.block_number
+        _ = chain_client(chain, url=closed_url()).eth.block_number
     assert RpcEndpoint.objects.get().consecutive_failures == 0  # the registered one was not asked

@@ -79,9 +79,9 @@ def same_as_rest(api, procedure, data, rest_url):
 
 
 def test_schemas_and_attestations_are_listed_read_and_paged(api):
-    chain = ChainFactory(chain_id=31337, confirmations=2)
-    IndexCursorFactory(chain=chain, deployment__chain=chain, head_block=120)
-    schema = SchemaFactory(chain=chain, deployment__chain=chain)
+    indexed_chain = ChainFactory(chain_id=31337, confirmations=2)
+    IndexCursorFactory(chain=indexed_chain, deployment__chain=indexed_chain, head_block=120)
+    schema = SchemaFactory(chain=indexed_chain, deployment__chain=indexed_chain)
     start = datetime(2026, 11, 21, 10, tzinfo=UTC)
     made = [AttestationFactory(schema=schema, time=start + timedelta(minutes=n)) for n in range(3)]
 
@@ -116,12 +116,12 @@ def test_the_openapi_schema_documents_trpc_with_the_registered_procedures(anon):
 
 
 def test_verify_answers_as_post_v1_verify(api):
-    chain = ChainFactory(chain_id=31337, confirmations=2)
-    IndexCursorFactory(deployment__chain=chain, head_block=1000)
+    indexed_chain = ChainFactory(chain_id=31337, confirmations=2)
+    IndexCursorFactory(deployment__chain=indexed_chain, head_block=1000)
     executor = "0x" + "e1" * 20
-    ExecutorFactory(chain=chain, address=executor)
+    ExecutorFactory(chain=indexed_chain, address=executor)
     document = "0x" + "d0" * 32
-    attestation = AttestationFactory(schema=SchemaFactory(deployment__chain=chain),
+    attestation = AttestationFactory(schema=SchemaFactory(deployment__chain=indexed_chain),
                                      attester=executor, document_hash=document, block_number=900)
     for data in ({"documentHash": document}, {"documentHash": "0x" + "11" * 32},
                  {"documentHash": document.upper().replace("0X", "0x"), "chainId": 31337}):

@@ -1,5 +1,6 @@
 import pytest
 
+from registry.models import Deployment
 from tests.executors.conftest import key_prefix, with_api_key
 from tests.factories import (
     ChainFactory,
@@ -7,7 +8,6 @@ from tests.factories import (
     ExecutorFactory,
     SchemaFactory,
 )
-from registry.models import Deployment
 
 DOCUMENT = "0x" + "d0" * 32
 

@@ -4,7 +4,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from verification import workflows
-from verification.api import workflow_filters, workflow_serializers as serializers
+from verification.api import workflow_filters
+from verification.api import workflow_serializers as serializers
 from verification.api.workflow_pagination import WorkflowCursorPagination
 from verification.api.workflow_serializers import MAX_IDEMPOTENCY_KEY
 from verification.models import Workflow
