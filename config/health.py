@@ -65,14 +65,15 @@ def _unavailable(detail: str, **extra) -> dict:
     return {"status": "unavailable", "detail": detail, **extra}
 
 
-def _check_schedules() -> dict:
+def check_schedules(never_run_is_late: bool = False) -> dict:
     """At least one enabled periodic task, and none the scheduler has left behind.
 
     A task is late when its last run is older than LATE_INTERVALS of its interval. A task
     never run is not late: on a fresh deployment beat's first tick has not come yet, and on
     the embedded default without `run_scheduler` nothing runs them (tests, one-off
     commands). Beat runs a task that never ran at its first tick, so a stopped beat shows
-    as late tasks within LATE_INTERVALS intervals of its last tick.
+    as late tasks within LATE_INTERVALS intervals of its last tick. Beat's own health
+    check (`manage.py check_beat`, after its start period) counts never-run tasks as late.
     """
     from django_celery_beat.models import PeriodicTask
 
@@ -84,13 +85,13 @@ def _check_schedules() -> dict:
     for task in enabled:
         if task.interval is None:  # crontab/solar/clocked: no interval to be late by
             continue
-        if task.last_run_at is None:
-            never.append(task.name)
-            continue
         every = timedelta(seconds=task.interval.schedule.run_every.total_seconds())
-        if now - task.last_run_at > LATE_INTERVALS * every:
+        if task.last_run_at is None and not never_run_is_late:
+            never.append(task.name)
+        elif task.last_run_at is None or now - task.last_run_at > LATE_INTERVALS * every:
             late.append({"name": task.name, "every": round(every.total_seconds()),
-                         "lastRunAt": task.last_run_at.isoformat().replace("+00:00", "Z")})
+                         "lastRunAt": task.last_run_at and task.last_run_at.isoformat(
+                         ).replace("+00:00", "Z")})
     result = {"enabled": len(enabled), "notRunYet": never}
     if late:
         names = ", ".join(item["name"] for item in late)
@@ -131,7 +132,7 @@ def _check_workers() -> dict:
 
 
 CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _check_executors,
-          "schedules": _check_schedules, "workers": _check_workers}
+          "schedules": check_schedules, "workers": _check_workers}
 
 
 @require_safe
