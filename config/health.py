@@ -77,10 +77,17 @@ def check_schedules(never_run_is_late: bool = False) -> dict:
     """
     from django_celery_beat.models import PeriodicTask
 
-    enabled = list(PeriodicTask.objects.filter(enabled=True).select_related("interval"))
+    from config.schedules import PERIODIC_TASKS
+
+    # Celery's own (celery.backend_cleanup, which beat adds itself) do not count.
+    enabled = list(PeriodicTask.objects.filter(enabled=True).exclude(
+        task__startswith="celery.").select_related("interval"))
+    missing = sorted({spec["task"] for spec in PERIODIC_TASKS.values()}
+                     - {task.task for task in enabled})
     if not enabled:
-        return _unavailable("No enabled periodic task: run `manage.py migrate` (or "
-                            "`manage.py setup_periodic_tasks --reset`).")
+        return _unavailable("No enabled periodic task (missing: " + ", ".join(missing) + "): "
+                            "run `manage.py migrate` (or `manage.py setup_periodic_tasks "
+                            "--reset`).", missing=missing)
     now, late, never = timezone.now(), [], []
     for task in enabled:
         if task.interval is None:  # crontab/solar/clocked: no interval to be late by
@@ -92,7 +99,7 @@ def check_schedules(never_run_is_late: bool = False) -> dict:
             late.append({"name": task.name, "every": round(every.total_seconds()),
                          "lastRunAt": task.last_run_at and task.last_run_at.isoformat(
                          ).replace("+00:00", "Z")})
-    result = {"enabled": len(enabled), "notRunYet": never}
+    result = {"enabled": len(enabled), "notRunYet": never, "missing": missing}
     if late:
         names = ", ".join(item["name"] for item in late)
         return _unavailable(f"The scheduler has not run {names} within {LATE_INTERVALS} "

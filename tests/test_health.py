@@ -168,6 +168,19 @@ def test_readyz_is_503_naming_the_schedules_without_an_enabled_periodic_task(ano
     assert "schedules unavailable" in body["detail"]
 
 
+def test_readyz_does_not_count_celerys_own_cleanup_task_as_a_schedule(anon):
+    # Beat adds celery.backend_cleanup itself, even to a database without our tasks.
+    from django_celery_beat.models import CrontabSchedule
+
+    PeriodicTask.objects.all().delete()
+    PeriodicTask.objects.create(name="celery.backend_cleanup", task="celery.backend_cleanup",
+                                crontab=CrontabSchedule.objects.create(minute="0", hour="4"))
+    body = assert_problem(anon.get("/readyz"), 503, "service_unavailable")
+    assert body["checks"]["schedules"]["missing"] == sorted(
+        spec["task"] for spec in PERIODIC_TASKS.values())
+    assert "executors.expire_leases" in body["checks"]["schedules"]["detail"]
+
+
 def ran(name: str, intervals_ago: float) -> None:
     every = PERIODIC_TASKS[name]["every"]
     PeriodicTask.objects.filter(name=name).update(

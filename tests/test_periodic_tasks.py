@@ -188,3 +188,15 @@ def test_run_scheduler_names_a_task_it_does_not_know():
     PeriodicTask.objects.create(name="Typo", task="executors.no_such_task", interval=every(10))
 
     assert "Typo: no task named executors.no_such_task" in run("run_scheduler", "--once")
+
+
+# check_beat (compose's health check of beat) ------------------------------------------------
+
+
+def test_check_beat_fails_while_a_task_has_never_run_and_passes_once_they_ran():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=EXPIRY):
+        run("check_beat")
+    run("run_scheduler", "--once")  # runs every due task, as beat's first tick does
+    assert '"status": "ok"' in run("check_beat")

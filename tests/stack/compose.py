@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -105,8 +106,6 @@ def replace_hosts(env: dict, urls: dict[str, str]) -> dict:
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -175,11 +174,13 @@ class Stack:
                     raise AssertionError(f"{name} did not start:\n{self.tail(name)}") from None
                 time.sleep(0.2)
 
-    def run(self) -> "Stack":
+    def run(self, after_one_shots=None) -> "Stack":
         order, once = start_order(self.services), one_shots(self.services)
         for name in order:
             if name in once:
                 self.run_once(name)
+        if after_one_shots:
+            after_one_shots()
         for name in order:
             if name not in once:
                 self.start(name)
@@ -193,6 +194,18 @@ class Stack:
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout}{done.stderr}"
         return done.stdout
+
+    def healthcheck(self, name: str) -> subprocess.CompletedProcess:
+        """The service's compose health check, run as the container would run it."""
+        test = self.services[name]["healthcheck"]["test"]
+        kind, args = test[0], test[1:]
+        if kind == "CMD-SHELL":
+            args = ["sh", "-c", args[0].replace("$$", "$")]
+        args = [str(BIN / args[0]) if args[0] in ("python", "celery") else args[0], *args[1:]]
+        env = {**self.env(name), "HOSTNAME": socket.gethostname(), "PATH": f"{BIN}:"
+               + os.environ.get("PATH", "")}
+        return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=60)
 
     def tail(self, name: str, lines: int = 40) -> str:
         path = self.folder / f"{name}.log"

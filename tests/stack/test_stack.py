@@ -85,17 +85,23 @@ def chain():
 
 
 @pytest.fixture
-def stack(tmp_path, database, redis_db):
+def new_stack(tmp_path, database, redis_db):
+    """A Stack of docker-compose.yml, not started yet; stopped afterwards."""
     variables = {"SECRET_KEY": secrets.token_urlsafe(40)}
     # Both Redis URLs of compose on the test's Redis number (Celery's keys and the cache's
     # do not meet).
     overrides = {"EXECUTOR_LEASE_SECONDS": str(LEASE), "EXECUTOR_GRACE_SECONDS": str(GRACE),
-                 "WEB_CONCURRENCY": "2", "LOG_FORMAT": "json"}
+                 "WEB_CONCURRENCY": "2"}
     running = Stack(tmp_path, variables, {"postgres": database, "redis": redis_db}, overrides)
     try:
-        yield running.run()
+        yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def stack(new_stack):
+    return new_stack.run()
 
 
 def readme_keys(stack) -> dict[str, str]:
@@ -213,10 +219,32 @@ def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itsel
     changes = [(c["fromStatus"], c["toStatus"]) for c in seen["recentStatusChanges"]]
     assert ("healthy", "stale") in changes and ("stale", "offline") in changes, changes
 
-    # Ready: schedules run by beat, a worker answers.
+    # Ready: schedules run by beat, a worker answers; compose's own health checks agree.
     ready = requests.get(stack.url + "/readyz", timeout=10)
     assert ready.status_code == 200, ready.text
     checks = ready.json()["checks"]
     assert checks["workers"]["workers"] and checks["schedules"]["notRunYet"] == []
+    for service in ("worker", "beat"):
+        check = stack.healthcheck(service)
+        assert check.returncode == 0, f"{service}: {check.stdout}{check.stderr}"
     assert all(code is None for code in stack.alive().values()), stack.alive()
+
+
+def test_the_stack_is_not_ready_without_the_periodic_tasks(new_stack, database):
+    """What compose shipped before: `migrate` wrote no periodic task, so beat had nothing to
+    run. Readiness and beat's health check say so (and the test above would time out)."""
+
+    def forget_schedules():  # the state the old `migrate` service left
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute("DELETE FROM django_celery_beat_periodictask")
+
+    stack = new_stack.run(after_one_shots=forget_schedules)
+
+    body = wait("readiness answers", lambda: (r := requests.get(
+        stack.url + "/readyz", timeout=10)).status_code in (200, 503) and r.json(), 20, stack)
+    assert body["status"] == 503, body
+    assert "No enabled periodic task" in body["checks"]["schedules"]["detail"]
+    assert "schedules unavailable" in body["detail"]
+    beat = stack.healthcheck("beat")
+    assert beat.returncode != 0 and "No enabled periodic task" in beat.stderr
 
