@@ -51,6 +51,11 @@ def _ensure(name: str, spec: dict, reset: bool, using: str) -> str:
         task.crontab = task.solar = task.clocked = None
         task.save(using=using)
         return f"reset    {name}: {spec['task']} every {spec['every']}s"
+    if task.expire_seconds is None and task.interval is not None:
+        # Made before messages expired (an upgrade): after its own interval, as operators
+        # set it.
+        task.expire_seconds = int(task.interval.schedule.run_every.total_seconds())
+        task.save(update_fields=["expire_seconds"], using=using)
     # The schedule model reads as "every 45 seconds" (Celery's repr does not).
     state = "" if task.enabled else ", disabled"
     return f"kept     {name}: {task.task} ({task.scheduler}{state})"

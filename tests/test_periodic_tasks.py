@@ -66,6 +66,14 @@ def test_migrate_keeps_an_interval_and_enabled_flag_an_operator_changed():
     assert PeriodicTask.objects.filter(name=EXPIRY).count() == 1
 
 
+def test_migrate_gives_a_task_made_before_expiry_existed_an_expiry_of_its_own_interval():
+    PeriodicTask.objects.filter(name=EXPIRY).update(expire_seconds=None, interval=every(45))
+
+    call_command("migrate", verbosity=0)
+
+    assert expiry_task().expire_seconds == 45
+
+
 def test_a_database_without_the_schedules_is_not_ready(no_tasks, anon):
     # What the stack shipped before: migrate without the schedules, so beat had nothing.
     response = anon.get("/readyz")
