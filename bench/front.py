@@ -21,8 +21,9 @@ FRONTS = ("direct", "nginx")
 
 
 def nginx_binary() -> str | None:
-    return shutil.which("nginx") or next(
-        (path for path in ("/usr/sbin/nginx",) if Path(path).exists()), None)
+    # Debian puts it in /usr/sbin, which a non-root PATH may lack.
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                     else None)
 
 
 def nginx_config(upstream: str, listen: str, folder: Path) -> str:

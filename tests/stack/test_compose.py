@@ -75,3 +75,18 @@ def test_interpolation_follows_compose(text, expected):
 def test_interpolation_refuses_a_required_variable_that_is_unset():
     with pytest.raises(ValueError, match="SECRET_KEY"):
         interpolate("${SECRET_KEY:?set SECRET_KEY}", {})
+
+
+def test_the_nginx_front_forwards_limits_and_keeps_upstream_connections():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    for directive in ("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+                      "proxy_set_header X-Forwarded-Proto $scheme;",
+                      "proxy_request_buffering on;", "proxy_buffering on;",
+                      "proxy_intercept_errors off;", 'proxy_set_header Connection "";'):
+        assert directive in conf, directive
+    assert re.search(r"upstream web \{[^}]*keepalive \d+;", conf)
+    # The app's own limit (MAX_REQUEST_BODY_BYTES' default), so both refuse alike.
+    assert "client_max_body_size 1m;" in conf
+    for status in (400, 413, 414, 502, 503, 504):
+        assert f"error_page {status} /_problem/{status}.json;" in conf
+    assert "error_page 494 =431 /_problem/431.json;" in conf
