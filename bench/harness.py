@@ -116,6 +116,25 @@ def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
         proc.wait(timeout=30)
 
 
+@contextmanager
+def serve(env, args):
+    """gunicorn (args.workers), behind nginx with deploy/nginx.conf when `--front nginx`
+    (what docker-compose.yml publishes); yields the port the load goes to. Through the
+    front, CPU figures still count gunicorn's workers only (not nginx)."""
+    from front import nginx_front
+
+    with gunicorn(env, workers=args.workers) as port:
+        if args.front != "nginx":
+            yield port
+            return
+        with nginx_front(port) as front_port:
+            SERVERS[front_port] = SERVERS[port]
+            try:
+                yield front_port
+            finally:
+                SERVERS.pop(front_port, None)
+
+
 def cpu_seconds(pids) -> float:
     """User + system CPU time the processes `pids` have used so far (Linux /proc)."""
     total = 0
@@ -218,6 +237,9 @@ def arguments(description: str, *, seconds: float = 5, rounds: int = 3) -> argpa
     parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--front", choices=("direct", "nginx"), default="direct",
+                        help="nginx: the load goes through deploy/nginx.conf in front of "
+                             "gunicorn, as docker-compose.yml publishes the service")
     return parser
 
 

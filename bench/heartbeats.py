@@ -30,7 +30,6 @@ import harness
 from harness import (
     bench_env,
     ensure_database,
-    gunicorn,
     load,
     merge,
     request,
@@ -120,7 +119,7 @@ def heartbeat_requests(key: str, ids: list[str]):
 
 def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
     healthz = harness.healthz
-    with gunicorn(env, workers=args.workers) as port:
+    with harness.serve(env, args) as port:
         ids = register_executors(port, key, args.executors)
         heartbeat = heartbeat_requests(key, ids)
         load(port, "warm-up", heartbeat, seconds=1, concurrency=args.concurrency)
@@ -136,7 +135,7 @@ def bench_heartbeats(env, key: str, args) -> tuple[float, list[str]]:
                             cpu["POST .../heartbeat"].per_request(beats.requests))
     say(
         "",
-        f"== heartbeats: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
+        f"== heartbeats: gunicorn workers={args.workers} (front: {args.front}), concurrency={args.concurrency}, "
         f"{args.executors} executors, {args.rounds} interleaved rounds x {args.seconds}s",
         health.line(),
         beats.line(),

@@ -34,7 +34,7 @@ import time
 from contextlib import contextmanager
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, load, merge, say
+from harness import bench_env, ensure_database, load, merge, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_verify"
 CHAIN = 900_400
@@ -209,7 +209,7 @@ def check_answers(port: int, key: str) -> None:
 def bench_service(env, key: str, args):
     healthz = harness.healthz
     verify = verify_requests(key, args.attestations)
-    with gunicorn(env, workers=args.workers) as port:
+    with harness.serve(env, args) as port:
         check_answers(port, key)
         load(port, "warm-up", verify, seconds=1, concurrency=args.concurrency)
         load(port, "warm-up", healthz, seconds=1, concurrency=args.concurrency)
@@ -231,7 +231,7 @@ def bench_service(env, key: str, args):
     verify_cpu = cpu[VERIFY].per_request(verified.requests)
     say(
         "",
-        f"== POST /v1/verify: gunicorn workers={args.workers}, concurrency={args.concurrency}, "
+        f"== POST /v1/verify: gunicorn workers={args.workers} (front: {args.front}), concurrency={args.concurrency}, "
         f"{args.attestations} attestations, {args.rounds} interleaved rounds x {args.seconds}s",
         cache_line(args.cold, warmed),
         merge(pairs.baseline).line(),

@@ -25,3 +25,14 @@ class ProjectConfig(AppConfig):
         register_models()
         connect_actor()
         install_admin()
+
+        # Every `migrate` (compose's one-shot `migrate` service, scripts/run.sh, the test
+        # database) leaves the periodic tasks in place: sent once, for django_celery_beat.
+        from django.apps import apps
+        from django.db.models.signals import post_migrate
+
+        from config.schedules import ensure_after_migrate
+
+        post_migrate.connect(ensure_after_migrate,
+                             sender=apps.get_app_config("django_celery_beat"),
+                             dispatch_uid="config.ensure_periodic_tasks")

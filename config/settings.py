@@ -248,6 +248,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat writes each task's last_run_at as it sends it (not every 3 minutes): /readyz and
+# `manage.py check_beat` judge beat by it.
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TIMEZONE = TIME_ZONE
 
 # Rate limits per key, by scope (config/api/throttling.py): "COUNT/PERIOD" or "none".

@@ -2,8 +2,11 @@
 # The real clients the /trpc and CORS tests drive (nothing is committed):
 #   .cache/clients/trpc-v11, .cache/clients/trpc-v10   @trpc/client (and superjson) from npm
 #   chromium                                          Debian's package, for the browser test
-# Safe to run again; does nothing when they are there. Needs node and npm; chromium is
-# installed with apt-get when this runs as root, else the browser test is skipped (CI fails).
+#   nginx                                             Debian's package: the published front of
+#                                                     docker-compose.yml in tests/stack
+# Safe to run again; does nothing when they are there. Needs node and npm; chromium and
+# nginx are installed with apt-get when this runs as root, else their tests are skipped
+# (CI fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,11 +31,16 @@ install_client .cache/clients/trpc-v11 "$TRPC_V11+$SUPERJSON" \
 install_client .cache/clients/trpc-v10 "$TRPC_V10+$SUPERJSON" \
   "@trpc/client@${TRPC_V10}" "@trpc/server@${TRPC_V10}" "superjson@${SUPERJSON}"
 
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages, with one `apt-get update` for all of them.
+packages=()
+command -v chromium >/dev/null 2>&1 || packages+=(chromium)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || packages+=(nginx)
+if [ "${#packages[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> Installing chromium (Debian) for the browser test"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    echo "==> Installing ${packages[*]} (Debian) for the browser and stack tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
   else
-    echo "==> NOTE: chromium is missing and this is not root: the browser test is skipped."
+    echo "==> NOTE: ${packages[*]} missing and this is not root: their tests are skipped."
   fi
 fi

@@ -34,10 +34,59 @@ def expiry_task() -> PeriodicTask:
     return PeriodicTask.objects.select_related("interval").get(name=EXPIRY)
 
 
+@pytest.fixture
+def no_tasks():
+    """A database without the periodic tasks (the test database's `migrate` wrote them)."""
+    PeriodicTask.objects.all().delete()
+
+
+# migrate -----------------------------------------------------------------------------------
+
+
+def test_migrate_writes_the_periodic_tasks_with_an_expiry_of_one_interval(no_tasks):
+    call_command("migrate", verbosity=0)
+
+    assert set(PeriodicTask.objects.values_list("name", flat=True)) == set(PERIODIC_TASKS)
+    for task in PeriodicTask.objects.select_related("interval"):
+        spec = PERIODIC_TASKS[task.name]
+        assert (task.task, task.interval.every, task.enabled) == (spec["task"], spec["every"], True)
+        # A run still queued when the next is due is dropped: no pile after an outage.
+        assert task.expire_seconds == spec["every"]
+
+
+def test_migrate_keeps_an_interval_and_enabled_flag_an_operator_changed():
+    task = expiry_task()
+    task.interval, task.enabled = every(45), False
+    task.save()
+
+    call_command("migrate", verbosity=0)
+
+    task = expiry_task()
+    assert (task.interval.every, task.enabled) == (45, False)
+    assert PeriodicTask.objects.filter(name=EXPIRY).count() == 1
+
+
+def test_migrate_gives_a_task_made_before_expiry_existed_an_expiry_of_its_own_interval():
+    PeriodicTask.objects.filter(name=EXPIRY).update(expire_seconds=None, interval=every(45))
+
+    call_command("migrate", verbosity=0)
+
+    assert expiry_task().expire_seconds == 45
+
+
+def test_a_database_without_the_schedules_is_not_ready(no_tasks, anon):
+    # What the stack shipped before: migrate without the schedules, so beat had nothing.
+    response = anon.get("/readyz")
+    assert response.status_code == 503
+    assert "No enabled periodic task" in response.json()["checks"]["schedules"]["detail"]
+    call_command("migrate", verbosity=0)
+    assert anon.get("/readyz").status_code == 200
+
+
 # setup_periodic_tasks ----------------------------------------------------------------------
 
 
-def test_setup_periodic_tasks_creates_each_default_task_once():
+def test_setup_periodic_tasks_creates_each_default_task_once(no_tasks):
     first = run("setup_periodic_tasks")
     second = run("setup_periodic_tasks")
 
@@ -73,9 +122,10 @@ def test_setup_periodic_tasks_reset_restores_the_default_and_enables_it():
     assert f"reset    {EXPIRY}: executors.expire_leases every {DEFAULT_EVERY}s" in out
     task = expiry_task()
     assert (task.interval.every, task.enabled) == (DEFAULT_EVERY, True)
+    assert task.expire_seconds == DEFAULT_EVERY
 
 
-def test_setup_periodic_tasks_copes_with_twin_intervals_made_in_the_admin():
+def test_setup_periodic_tasks_copes_with_twin_intervals_made_in_the_admin(no_tasks):
     IntervalSchedule.objects.create(every=DEFAULT_EVERY, period=IntervalSchedule.SECONDS)
     IntervalSchedule.objects.create(every=DEFAULT_EVERY, period=IntervalSchedule.SECONDS)
 
@@ -146,3 +196,15 @@ def test_run_scheduler_names_a_task_it_does_not_know():
     PeriodicTask.objects.create(name="Typo", task="executors.no_such_task", interval=every(10))
 
     assert "Typo: no task named executors.no_such_task" in run("run_scheduler", "--once")
+
+
+# check_beat (compose's health check of beat) ------------------------------------------------
+
+
+def test_check_beat_fails_while_a_task_has_never_run_and_passes_once_they_ran():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=EXPIRY):
+        run("check_beat")
+    run("run_scheduler", "--once")  # runs every due task, as beat's first tick does
+    assert '"status": "ok"' in run("check_beat")

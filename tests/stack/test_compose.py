@@ -1,0 +1,92 @@
+"""docker-compose.yml, the Dockerfile and .dockerignore read as files (no docker engine here):
+the invariants an operator relies on. tests/stack/test_stack.py runs the services."""
+
+import re
+
+import pytest
+import yaml
+
+from tests.stack.compose import COMPOSE, ROOT, command, interpolate, one_shots, start_order
+
+SERVICES = yaml.safe_load(COMPOSE.read_text())["services"]
+LONG_RUNNING = [name for name in SERVICES if name not in one_shots(SERVICES)]
+
+
+def test_one_shot_migrate_runs_first_and_every_app_service_waits_for_it():
+    assert one_shots(SERVICES) == {"migrate"}
+    order = start_order(SERVICES)
+    assert order.index("migrate") < min(order.index(name) for name in ("web", "worker", "beat"))
+    assert order.index("web") < order.index("nginx")
+    assert command(SERVICES["migrate"])[1:] == ["manage.py", "migrate", "--no-input"]
+
+
+def test_every_long_running_service_restarts_unless_stopped():
+    assert set(LONG_RUNNING) >= {"web", "worker", "beat", "nginx", "postgres", "redis"}
+    for name in LONG_RUNNING:
+        assert SERVICES[name].get("restart") == "unless-stopped", name
+
+
+def test_worker_and_beat_have_health_checks_of_their_own():
+    tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING}
+    assert "inspect ping -d celery@$$HOSTNAME" in " ".join(tests["worker"])
+    assert tests["beat"][-2:] == ["manage.py", "check_beat"]
+    assert len({str(test) for test in tests.values()}) == len(tests)  # none borrows another's
+
+
+def test_only_nginx_is_published_and_it_serves_the_repositorys_config():
+    published = [name for name, service in SERVICES.items() if service.get("ports")]
+    assert published == ["nginx"]
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in SERVICES["nginx"]["volumes"]
+    assert SERVICES["web"]["command"] == "gunicorn config.wsgi:application"
+
+
+def pinned(image: str) -> bool:
+    name, _, tag = image.partition(":")
+    return bool(re.match(r"\d", tag)) and "latest" not in tag
+
+
+def test_images_are_pinned_to_a_version():
+    for service in SERVICES.values():
+        if "image" in service:
+            assert pinned(service["image"]), service["image"]
+    postgres, redis = SERVICES["postgres"]["image"], SERVICES["redis"]["image"]
+    assert postgres.startswith("postgres:17") and redis.startswith("redis:7.")
+    stages = re.findall(r"^FROM (\S+)", (ROOT / "Dockerfile").read_text(), re.M)
+    assert stages and all(pinned(image) for image in stages)
+    assert not any(image.startswith("node") for image in stages)  # no npm at build or run
+
+
+def test_the_image_leaves_out_tests_benchmarks_docs_and_local_state():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {"tests", "bench", "docs", ".git", ".venv", ".tools", ".env"} <= set(ignored)
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert ".tools" not in dockerfile
+    assert 'CMD ["gunicorn", "config.wsgi:application"]' in dockerfile
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("${A}", "1"), ("${MISSING:-x}", "x"), ("${EMPTY:-x}", "x"), ("${A:-x}", "1"),
+    ("celery@$$HOSTNAME", "celery@$HOSTNAME"),
+])
+def test_interpolation_follows_compose(text, expected):
+    assert interpolate(text, {"A": "1", "EMPTY": ""}) == expected
+
+
+def test_interpolation_refuses_a_required_variable_that_is_unset():
+    with pytest.raises(ValueError, match="SECRET_KEY"):
+        interpolate("${SECRET_KEY:?set SECRET_KEY}", {})
+
+
+def test_the_nginx_front_forwards_limits_and_keeps_upstream_connections():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    for directive in ("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+                      "proxy_set_header X-Forwarded-Proto $scheme;",
+                      "proxy_request_buffering on;", "proxy_buffering on;",
+                      "proxy_intercept_errors off;", 'proxy_set_header Connection "";'):
+        assert directive in conf, directive
+    assert re.search(r"upstream web \{[^}]*keepalive \d+;", conf)
+    # The app's own limit (MAX_REQUEST_BODY_BYTES' default), so both refuse alike.
+    assert "client_max_body_size 1m;" in conf
+    for status in (400, 413, 414, 502, 503, 504):
+        assert f"error_page {status} /_problem/{status}.json;" in conf
+    assert "error_page 494 =431 /_problem/431.json;" in conf

@@ -1,0 +1,250 @@
+"""The production stack of docker-compose.yml, started from the file itself (tests/stack/
+compose.py) on this machine's PostgreSQL and Redis, with anvil and the real EAS contracts as
+the chain. Only what an operator does: the README's key command, then the HTTP API through
+the nginx front. No manage.py step runs the periodic work: beat and the worker must."""
+
+import os
+import re
+import secrets
+import subprocess
+import time
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+import redis
+import requests
+from web3 import HTTPProvider, Web3
+
+from attestations import eas
+from tests.anvil import ROOT, Anvil
+from tests.conftest import missing, require_anvil
+from tests.stack.compose import BIN, Stack, database_url
+
+# anvil's development accounts: 0 deploys and attests directly (a trusted attester), 1 is
+# the reference executor, 2 an executor that registers and then falls silent.
+EXECUTOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+SILENT_ADDRESS = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
+CHAIN_ID = 31337
+LEASE, GRACE = 3, 3  # seconds: the silent executor goes stale, then offline, within the test
+# Read from the README, as an operator would (section Running the stack).
+KEY_COMMAND = re.compile(r"docker compose exec (\w+) (python manage\.py create_api_key [^`\n]*)")
+
+
+def postgres_base() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        missing("PostgreSQL is not available", "run through scripts/test.sh")
+    return url
+
+
+def redis_base() -> str:
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        missing("Redis is not available", "set TEST_REDIS_URL")
+    return url
+
+
+@pytest.fixture
+def database():
+    """A fresh PostgreSQL database for the stack, dropped afterwards."""
+    base = postgres_base()
+    name = f"{urlsplit(base).path.strip('/') or 'stack'}_stack_{secrets.token_hex(3)}"
+    admin = database_url(base, "postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield database_url(base, name)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def redis_db():
+    url = redis_base()
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    yield url
+    client.flushdb()
+
+
+@pytest.fixture
+def chain():
+    """anvil mining a block a second, the EAS contracts and the document schema deployed."""
+    require_anvil()
+    node = Anvil(chain_id=CHAIN_ID).start()
+    try:
+        w3 = Web3(HTTPProvider(node.url))
+        sender = w3.eth.accounts[0].lower()
+        deployed = eas.deploy_eas(w3, sender=sender)
+        schema = eas.register_schema(w3, deployed.schema_registry, "bytes32 documentHash",
+                                     sender=sender)
+        node.rpc("evm_setIntervalMining", [1])
+        yield node, w3, sender, deployed, schema
+    finally:
+        node.stop()
+
+
+@pytest.fixture
+def new_stack(tmp_path, database, redis_db):
+    """A Stack of docker-compose.yml, not started yet; stopped afterwards."""
+    variables = {"SECRET_KEY": secrets.token_urlsafe(40)}
+    # Both Redis URLs of compose on the test's Redis number (Celery's keys and the cache's
+    # do not meet).
+    overrides = {"EXECUTOR_LEASE_SECONDS": str(LEASE), "EXECUTOR_GRACE_SECONDS": str(GRACE),
+                 "WEB_CONCURRENCY": "2"}
+    running = Stack(tmp_path, variables, {"postgres": database, "redis": redis_db}, overrides)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def stack(new_stack):
+    return new_stack.run()
+
+
+def readme_keys(stack) -> dict[str, str]:
+    """One key per scope, made by the README's command (run as `docker compose exec` would)."""
+    readme = (ROOT / "README.md").read_text()
+    match = KEY_COMMAND.search(readme)
+    assert match, "the README no longer says how to create a key"
+    service, line = match.groups()
+    keys = {}
+    for scope in ("admin", "api", "executor"):
+        args = re.sub(r"--scope \S+", f"--scope {scope}", line).split()
+        args = [arg if arg != "me" else f"stack-{scope}" for arg in args]
+        keys[scope] = stack.exec(service, args).strip().splitlines()[-1]
+    return keys
+
+
+class Client:
+    def __init__(self, url: str, keys: dict):
+        self.url, self.keys = url, keys
+
+    def call(self, method, path, scope, body=None, ok=(200, 201)):
+        header = ({"Authorization": f"Bearer {self.keys['admin']}"} if scope == "admin"
+                  else {"X-API-Key": self.keys[scope]})
+        response = requests.request(method, self.url + path, json=body, headers=header,
+                                    timeout=30)
+        assert response.status_code in ok, f"{method} {path}: {response.status_code} {response.text}"
+        return response.json()
+
+    def admin(self, path, body):
+        return self.call("POST", "/v1/admin/" + path, "admin", body)
+
+
+def wait(what: str, check, timeout: float, stack: Stack, every: float = 0.25):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            logs = "\n".join(f"--- {name}\n{stack.tail(name, 15)}"
+                             for name in ("worker", "beat", "web", "nginx"))
+            raise AssertionError(f"{what}: not within {timeout} s (processes: "
+                                 f"{stack.alive()})\n{logs}")
+        time.sleep(every)
+
+
+def register(client: Client, node, deployed) -> dict:
+    client.admin("chains", {"chainId": CHAIN_ID, "name": "Anvil (stack)", "shortName": "anvil",
+                            "isTestnet": True, "confirmations": 2})
+    rpc = client.admin("rpc", {"chainId": CHAIN_ID, "url": node.url, "provider": "anvil",
+                               "monitoring": {"enabled": True, "intervalSeconds": 5,
+                                              "timeoutMs": 2000}})
+    client.admin("categories", {"slug": "attestation", "name": "Attestation"})
+    for kind, name, abi, address, block, tx in (
+            ("schema_registry", "eas-schema-registry", eas.schema_registry_abi(),
+             deployed.schema_registry, deployed.schema_registry_block, deployed.schema_registry_tx),
+            ("eas", "eas", eas.eas_abi(), deployed.eas, deployed.eas_block, deployed.eas_tx)):
+        client.admin("contract-names", {"name": name, "displayName": name,
+                                        "category": "attestation"})
+        version = client.admin("contract-versions", {"contractName": name, "version": "1.4.0",
+                                                     "abi": abi})
+        client.admin("deployments", {"chainId": CHAIN_ID, "contractVersion": version["id"],
+                                     "address": address, "startBlock": block, "txHash": tx,
+                                     "kind": kind})
+    return rpc
+
+
+@pytest.mark.chain
+def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itself(stack, chain):
+    node, w3, sender, deployed, schema = chain
+    client = Client(stack.url, readme_keys(stack))
+    rpc = register(client, node, deployed)
+    client.admin("trusted-attesters", {"chainId": CHAIN_ID, "address": sender, "note": "stack"})
+
+    # An executor that registers, then never beats again.
+    silent = client.call("POST", "/v1/chain-registry/anvil/register", "executor",
+                         {"address": SILENT_ADDRESS, "name": "silent"})
+
+    # Attest directly on chain; beat's indexing makes it verify.
+    document = "0x" + secrets.token_hex(32)
+    _, receipt = eas.attest(w3, deployed.eas, schema_uid=schema,
+                            data=bytes.fromhex(document[2:]), sender=sender)
+    mined = w3.eth.get_block(receipt["blockNumber"])["timestamp"]
+    verified = wait("the attestation verifies", lambda: (body := client.call(
+        "POST", "/v1/verify", "api", {"documentHash": document}))["verified"] and body,
+        45, stack)
+    freshness = time.time() - mined
+    assert verified["chainId"] == CHAIN_ID and verified["attester"] == sender
+    print(f"\nfreshness: attestation mined -> verified in {freshness:.1f} s")
+
+    # Bind a document through POST /workflows; the reference executor serves it once.
+    bound = "0x" + secrets.token_hex(32)
+    workflow = client.call("POST", "/workflows", "api",
+                           {"documentHash": bound, "chainId": CHAIN_ID})
+    executor = subprocess.run(
+        [str(BIN / "python"), "manage.py", "run_executor", "--chain", "anvil", "--once",
+         "--name", "stack-executor"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**stack.env("web"), "SERVICE_URL": stack.url,
+             "EXECUTOR_API_KEY": client.keys["executor"], "EXECUTOR_PRIVATE_KEY": EXECUTOR_KEY})
+    assert executor.returncode == 0, executor.stdout + executor.stderr
+    path = f"/workflows/{workflow['workflowId']}"
+    done = wait("the workflow is confirmed", lambda: (body := client.call(
+        "GET", path, "api"))["state"] in ("confirmed", "failed", "expired") and body, 45, stack)
+    assert done["state"] == "confirmed", done
+    assert client.call("POST", "/v1/verify", "api", {"documentHash": bound})["verified"]
+
+    # The probes made the endpoint healthy.
+    wait("the RPC endpoint is healthy", lambda: client.call(
+        "GET", f"/v1/admin/rpc/{rpc['id']}", "admin")["probeStatus"] == "healthy", 20, stack)
+
+    # The silent executor: stale once its lease ran out, offline after the grace (the sweep).
+    executor_path = f"/v1/admin/executors/{silent['executorId']}"
+    seen = wait("the silent executor goes offline", lambda: (body := client.call(
+        "GET", executor_path, "admin"))["status"] == "offline" and body, 40, stack)
+    changes = [(c["fromStatus"], c["toStatus"]) for c in seen["recentStatusChanges"]]
+    assert ("healthy", "stale") in changes and ("stale", "offline") in changes, changes
+
+    # Ready: schedules run by beat, a worker answers; compose's own health checks agree.
+    ready = requests.get(stack.url + "/readyz", timeout=10)
+    assert ready.status_code == 200, ready.text
+    checks = ready.json()["checks"]
+    assert checks["workers"]["workers"] and checks["schedules"]["notRunYet"] == []
+    for service in ("worker", "beat"):
+        check = stack.healthcheck(service)
+        assert check.returncode == 0, f"{service}: {check.stdout}{check.stderr}"
+    assert all(code is None for code in stack.alive().values()), stack.alive()
+
+
+def test_the_stack_is_not_ready_without_the_periodic_tasks(new_stack, database):
+    """What compose shipped before: `migrate` wrote no periodic task, so beat had nothing to
+    run. Readiness and beat's health check say so (and the test above would time out)."""
+
+    def forget_schedules():  # the state the old `migrate` service left
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute("DELETE FROM django_celery_beat_periodictask")
+
+    stack = new_stack.run(after_one_shots=forget_schedules)
+
+    body = wait("readiness answers", lambda: (r := requests.get(
+        stack.url + "/readyz", timeout=10)).status_code in (200, 503) and r.json(), 20, stack)
+    assert body["status"] == 503, body
+    assert "No enabled periodic task" in body["checks"]["schedules"]["detail"]
+    assert "schedules unavailable" in body["detail"]
+    beat = stack.healthcheck("beat")
+    assert beat.returncode != 0 and "No enabled periodic task" in beat.stderr
+
