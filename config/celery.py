@@ -16,13 +16,16 @@ REQUEST_ID_HEADER = "request_id"
 
 
 @signals.setup_logging.connect
-def use_django_logging(**_):
-    """Worker and beat log as the web does (LOGGING: LOG_FORMAT, LOG_LEVEL, the request id
-    and secret-masking filters): a receiver here stops Celery from installing its own root
-    handler and format. Celery's --loglevel is therefore ignored; LOG_LEVEL decides."""
+def use_django_logging(loglevel=None, **_):
+    """Worker and beat log as the web does (LOGGING: LOG_FORMAT, the request id and
+    secret-masking filters): a receiver here stops Celery from installing its own root
+    handler and format. The root level is the command's --loglevel (Celery's default:
+    WARNING), as an operator reading the command expects."""
     from django.conf import settings
 
     logging.config.dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
 
 
 @signals.celeryd_init.connect

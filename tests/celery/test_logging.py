@@ -111,7 +111,7 @@ def test_beat_logs_in_json(broker_url, tmp_path):
     with log.open("wb") as out:
         beat = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config.celery:app", "--quiet", "beat",
-             "--pidfile", ""], cwd=settings.BASE_DIR, env=env, stdout=out,
+             "--loglevel", "INFO", "--pidfile", ""], cwd=settings.BASE_DIR, env=env, stdout=out,
             stderr=subprocess.STDOUT, start_new_session=True)
     try:
         wait_for(lambda: "beat: Starting" in log.read_text(), "beat to start", log.read_text)
