@@ -20,14 +20,30 @@ def mask_secrets(text: str) -> str:
     return text
 
 
+# What every LogRecord has; the rest are a logger's extra fields.
+_RECORD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+
+def _masked(value):
+    if isinstance(value, str):
+        return mask_secrets(value)
+    if isinstance(value, dict):
+        return {key: _masked(item) for key, item in value.items()}
+    return value
+
+
 class MaskSecretsFilter(logging.Filter):
     """Mask secrets in every log line, whoever logs it: web3 and urllib3 write full RPC URLs
     (keys included) at DEBUG, and no one should ever log an API key, but if one does, the key
-    does not reach the log."""
+    does not reach the log. Extra fields too: JSON lines show them (Celery's "data" holds a
+    task's arguments and result)."""
 
     def filter(self, record):
         message = record.getMessage()
         masked = mask_secrets(message)
         if masked != message:
             record.msg, record.args = masked, None
+        for name, value in vars(record).items():
+            if name not in _RECORD_ATTRIBUTES and isinstance(value, str | dict):
+                setattr(record, name, _masked(value))
         return True

@@ -252,6 +252,26 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # `manage.py check_beat` judge beat by it.
 CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TIMEZONE = TIME_ZONE
+# Worker and beat log through LOGGING below (config/celery.py), not Celery's own handler.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# The periodic tasks' results are read by no one: not stored. A caller that waits for one
+# asks for it per message (send_task(..., ignore_result=False)), and it is stored in
+# CELERY_RESULT_BACKEND for CELERY_RESULT_EXPIRES seconds.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_EXPIRES = env.positive_int("CELERY_RESULT_EXPIRES", default=3600)
+# Time limits (prefork pool): at the soft limit the task gets SoftTimeLimitExceeded and
+# stops (each unit of work is its own transaction, so what is done stays done); at the hard
+# limit the pool kills it. An index run has limits of its own (attestations/tasks.py): it
+# catches up from a cursor, and the next run resumes where it stopped. Keep them below
+# CELERY_VISIBILITY_TIMEOUT, or Redis hands a task still running to a second worker.
+CELERY_TASK_SOFT_TIME_LIMIT = env.positive_int("CELERY_TASK_SOFT_TIME_LIMIT", default=240)
+CELERY_TASK_TIME_LIMIT = env.positive_int("CELERY_TASK_TIME_LIMIT", default=300)
+INDEXER_SOFT_TIME_LIMIT = env.positive_int("INDEXER_SOFT_TIME_LIMIT", default=1500)
+INDEXER_TIME_LIMIT = env.positive_int("INDEXER_TIME_LIMIT", default=1800)
+for _soft, _hard in ((CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT),
+                     (INDEXER_SOFT_TIME_LIMIT, INDEXER_TIME_LIMIT)):
+    if not _soft < _hard:
+        raise ImproperlyConfigured("Celery time limits: each soft limit below its hard limit.")
 
 # Rate limits per key, by scope (config/api/throttling.py): "COUNT/PERIOD" or "none".
 API_RATE_LIMITS = {

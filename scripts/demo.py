@@ -236,7 +236,7 @@ sender = w3.eth.accounts[0]
 d = eas.deploy_eas(w3, sender=sender)
 schema = eas.register_schema(w3, d.schema_registry, "bytes32 documentHash", sender=sender)
 print(json.dumps({{**d.__dict__, "documentSchema": schema,
-                  "abis": {{"EAS": eas.eas_abi(), "SchemaRegistry": eas.schema_registry_abi()}}}}))
+                  "abis": {{name: eas.artifact(name)["abi"] for name in ("EAS", "SchemaRegistry")}}}}))
 """
 
 

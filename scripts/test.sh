@@ -60,5 +60,10 @@ fi
 
 echo "==> Lint: ruff check (rules in pyproject.toml)"
 .venv/bin/ruff check --quiet .
+echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
+# The service's code against [project] dependencies alone; then tests/ and bench/ as well,
+# where the dev group counts too (settings in pyproject.toml).
+.venv/bin/deptry . --no-ansi
+.venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles' --ignore DEP002,DEP004
 
 exec .venv/bin/python -m pytest "$@"

@@ -148,7 +148,7 @@ def test_redis_down_keeps_reads_served_and_tasks_resume_when_it_returns(own_post
 def run_task(redis_server, queue: str, tmp_path) -> None:
     client = Celery("faults", broker=redis_server.url(0), backend=redis_server.url(0))
     try:
-        result = client.send_task("executors.expire_leases", queue=queue)
+        result = client.send_task("executors.expire_leases", queue=queue, ignore_result=False)
         try:
             result.get(timeout=60)
         except Exception as exc:
@@ -294,7 +294,7 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
     first = start_worker(env, queue, log)
     second = None
     try:
-        result = client.send_task("attestations.index_chains", queue=queue)
+        result = client.send_task("attestations.index_chains", queue=queue, ignore_result=False)
         wait_for(lambda: forwarder.requests >= 1, 30, "the first worker to start the task")
         first.send_signal(signal.SIGKILL)  # in the middle: its first chain call is pending
         killed = time.time()  # after the worker took the message, whenever that was

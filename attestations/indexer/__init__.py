@@ -10,6 +10,7 @@ Records are read up to the head, without waiting: their confirmations count from
 import logging
 from dataclasses import dataclass, field
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.utils import timezone
 from web3 import Web3
@@ -125,6 +126,8 @@ def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
             _roll_back(cursor, requested, report, reorg=False)
         _check_reorg(w3, chain, cursor, report)
         _read_to_head(w3, chain, cursor, head, report)
+    except SoftTimeLimitExceeded:
+        raise  # the task's time is up: stop the run; the next one resumes from the cursor
     except Exception as exc:
         report.error = _describe(exc)
         _record_error(cursor, report.error, range_size=cursor.range_size)

@@ -23,8 +23,9 @@ def registry_contract(node):
 
 
 def eas_contract(node):
+    """The whole EAS contract (its artifact's ABI), beyond what the service calls."""
     return node.w3.eth.contract(address=Web3.to_checksum_address(node.deployment.eas),
-                                abi=eas_contracts.eas_abi())
+                                abi=eas_contracts.artifact("EAS")["abi"])
 
 
 def document(hash_hex: str) -> bytes:

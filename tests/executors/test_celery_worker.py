@@ -77,19 +77,22 @@ def forget_results(broker_url):
 
 @pytest.fixture
 def start_worker(broker_url, queue, tmp_path, forget_results):
-    """start_worker(beat=False) runs `celery worker` on `queue`; stopped by its pid after the
-    test. Returns a function reading its log (for failure messages)."""
+    """start_worker(beat=False, quiet=False, include=()) runs `celery worker` on `queue`;
+    stopped by its pid after the test. Returns a function reading its log (for failure
+    messages)."""
     procs, log_path = [], tmp_path / "worker.log"
 
-    def start(*, beat: bool = False):
+    def start(*, beat: bool = False, quiet: bool = False, include: tuple[str, ...] = ()):
         env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": broker_url,
                "CELERY_RESULT_BACKEND": broker_url, "EXECUTOR_LEASE_SECONDS": str(LEASE),
                "EXECUTOR_GRACE_SECONDS": str(GRACE), "DB_CONN_MAX_AGE": "0",
                "LOG_LEVEL": "INFO", "DJANGO_SETTINGS_MODULE": "config.settings"}
-        command = [sys.executable, "-m", "celery", "-A", "config.celery:app", "worker",
-                   "-Q", queue, "--pool", "solo", "--loglevel", "INFO",
+        command = [sys.executable, "-m", "celery", "-A", "config.celery:app",
+                   *(["--quiet"] if quiet else []), "worker", "-Q", queue, "--pool", "solo", "--loglevel", "INFO",
                    "--without-gossip", "--without-mingle", "--without-heartbeat",
                    "--hostname", f"{queue}@%h"]
+        if include:  # modules of test-only tasks
+            command += ["--include", ",".join(include)]
         if beat:
             command += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
         log = open(log_path, "wb")
@@ -167,7 +170,7 @@ def test_the_task_sent_by_name_runs_on_the_worker_and_returns_its_report(
     start_worker()
     client = Celery("test-client", broker=broker_url, backend=broker_url)
     try:
-        result = client.send_task("executors.expire_leases", queue=queue)
+        result = client.send_task("executors.expire_leases", queue=queue, ignore_result=False)
         try:
             report = result.get(timeout=DEADLINE)
         except Exception as exc:

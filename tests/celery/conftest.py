@@ -1,0 +1,7 @@
+# The real worker's fixtures (its own queue on the test Redis, started and stopped by pid).
+from tests.executors.test_celery_worker import (  # noqa: F401
+    broker_url,
+    forget_results,
+    queue,
+    start_worker,
+)
