@@ -169,3 +169,15 @@ def test_the_document_schema_prefers_the_plain_registration(document_schema, cha
                   resolver="0x" + "12" * 20)
     assert chain_document_schema(chain) == document_schema
     assert Schema.objects.filter(chain=chain).count() == 2
+
+
+@pytest.mark.parametrize("position", [
+    "zzz", "9999-99-99", "2026-01-01 00:00:00",  # not a time, no zone
+    "9999-12-31 23:59:59-14:00", "0001-01-01 00:00:00+14:00",  # beyond the years UTC holds
+])
+def test_a_tampered_cursor_is_a_400_not_a_crash(api, document_schema, position):
+    from base64 import b64encode
+    from urllib.parse import quote, urlencode
+
+    cursor = quote(b64encode(urlencode({"p": position}).encode()).decode())
+    assert_problem(api.get(f"/workflows?cursor={cursor}"), 400, "validation_error")
