@@ -163,3 +163,33 @@ def test_options_on_an_action_with_a_serializer_per_action_answers(executor_key)
     response = client.options("/v1/chain-registry/1/register")
     assert response.status_code == 200, response.content
     assert response.json()["parses"] == ["application/json"]
+
+
+def _openapi():
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(public=True)
+
+
+def test_the_schema_says_what_the_server_refuses():
+    """What fuzzing with schemathesis's positive and negative data found: the schema
+    promised requests that the server answers 400 (or allowed fields it refuses)."""
+    openapi = _openapi()
+    components = openapi["components"]["schemas"]
+    assert components["ProviderHealth"]["properties"]["rpcId"].get("nullable") is True
+    assert components["VerifyRequestRequest"]["additionalProperties"] is False  # strict bodies
+
+    def query(path, name):
+        parameters = openapi["paths"][path]["get"]["parameters"]
+        return next(p["schema"] for p in parameters if p["name"] == name)
+
+    assert query("/chains", "isTestnet")["type"] == "boolean"
+    assert query("/chains", "limit")["minimum"] == 1
+    assert query("/schemas", "chainId")["minimum"] == 1
+    assert query("/workflows", "limit")["maximum"] == 500
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("limit", ["null", "0", "501", "-1"])
+def test_a_bad_workflows_limit_is_a_400_not_the_default(api, limit):
+    assert_problem(api.get(f"/workflows?limit={limit}"), 400, "validation_error")

@@ -24,7 +24,7 @@ class PublicChainFilter(filters.FilterSet):
 # naming the parameter, not a filter that silently matches nothing.
 
 
-@extend_schema_field(OpenApiTypes.INT64)
+@extend_schema_field({"type": "integer", "format": "int64", "minimum": 1, "maximum": MAX_CHAIN_ID})
 class ChainIdFilter(filters.NumberFilter):
     field_class = forms.IntegerField
 

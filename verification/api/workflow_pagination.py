@@ -28,6 +28,22 @@ class WorkflowCursorPagination(pagination.CursorPagination):
         except (ValueError, OverflowError):
             raise NotFound(self.invalid_cursor_message) from None
 
+    def get_page_size(self, request):
+        """`limit` from 1 to 500, or a 400 (DRF would fall back to the default)."""
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
+            raise ValidationError({"limit": [f"Expected an integer from 1 to {self.max_page_size}."]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
+
     def paginate_queryset(self, queryset, request, view=None):
         try:
             return super().paginate_queryset(queryset, request, view)
