@@ -82,3 +82,13 @@ def test_a_request_the_lane_hands_to_drf_is_throttled_once(settings, api_key):
     statuses = [Client().post("/v1/verify", body, content_type="application/json",
                               HTTP_X_API_KEY=api_key).status_code for _ in range(4)]
     assert statuses == [400, 400, 400, 429]
+
+
+@pytest.mark.parametrize("path", ["/workflows", "/v1/admin/chains", "/schemas/validate",
+                                  "/trpc/verify", "/trpc"])
+def test_every_other_keyed_endpoint_refuses_a_keyless_body_unread(reads, path):
+    """DRF parses lazily (on request.data, after authentication and permissions), and the
+    tRPC views check the key before they read the body."""
+    response = Client().post(path, MEBIBYTE_BODY, content_type="application/json")
+    assert response.status_code == 401, response.content
+    assert reads == {"bytes": 0, "parses": 0}
