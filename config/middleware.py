@@ -102,12 +102,17 @@ class ProblemDetailsMiddleware:
 
 
 class BodySizeLimitMiddleware:
-    """413 for a declared body over MAX_REQUEST_BODY_BYTES, before anything reads it."""
+    """413 for a declared body over MAX_REQUEST_BODY_BYTES, before anything reads it; 411
+    for a chunked body (no Content-Length), which Django would read as empty."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if "HTTP_TRANSFER_ENCODING" in request.META and "CONTENT_LENGTH" not in request.META:
+            # Django reads only Content-Length bytes: refused, rather than taken as empty.
+            return error_response(request, 411, detail="Send the body with a Content-Length "
+                                  "header; chunked request bodies are not read.")
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

@@ -41,7 +41,8 @@ def executor_register(
     """Register `address` as an executor of `chain`, or renew its registration.
 
     Idempotent on (chain, address): the same executor id comes back, its details updated
-    and its lease renewed. Returns (executor, created).
+    and its lease renewed (a deregistered one revived). Only the key that registered it
+    first (or an admin key) may: another key gets 403. Returns (executor, created).
     """
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive and takes no executors.",
@@ -56,8 +57,8 @@ def executor_register(
                     return _create(chain, holder, address, details, now or timezone.now()), True
             except IntegrityError:
                 executor = Executor.objects.select_for_update().get(chain=chain, address=address)
-        if executor.status == ExecutorStatus.DEREGISTERED:
-            executor.registered_by = holder.prefix  # deregistered: free to be taken over
+        # Deregistered or not, the address stays with the key that registered it: another
+        # key taking it over would inherit its id, its trust and the job it held.
         _check_owner(executor, holder)
         for field, value in details.items():
             setattr(executor, field, value)

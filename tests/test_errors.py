@@ -271,3 +271,23 @@ def test_a_body_nested_100000_deep_is_refused_and_web3_leaves_the_recursion_limi
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "refused: The request body nests deeper than 64 levels." in done.stdout
+
+
+# No 500 from input (issue 17, item 6).
+
+
+@pytest.mark.parametrize("charset", ["hex", "base64", "rot13"])
+@pytest.mark.parametrize("path", ["/v1/verify", "/workflows"])
+def test_a_body_in_a_charset_that_is_no_text_encoding_is_a_415(api, path, charset):
+    response = api.generic("POST", path, b'{"documentHash": "0x' + b"ab" * 32 + b'"}',
+                           content_type=f"application/json; charset={charset}")
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("query", [
+    "from=9999-12-31T23:59:59-14:00", "to=9999-12-31T23:59:59-14:00",
+    "from=0001-01-01T00:00:00%2B14:00",
+])
+def test_a_time_filter_beyond_what_utc_holds_is_a_400(api, query):
+    body = assert_problem(api.get(f"/attestations?{query}"), 400, "validation_error")
+    assert body["errors"][0]["attr"] == query.split("=")[0]

@@ -24,7 +24,7 @@ class PublicChainFilter(filters.FilterSet):
 # naming the parameter, not a filter that silently matches nothing.
 
 
-@extend_schema_field(OpenApiTypes.INT64)
+@extend_schema_field({"type": "integer", "format": "int64", "minimum": 1, "maximum": MAX_CHAIN_ID})
 class ChainIdFilter(filters.NumberFilter):
     field_class = forms.IntegerField
 
@@ -81,7 +81,11 @@ class IsoTimeFormField(forms.Field):
         if when.tzinfo is None:
             raise forms.ValidationError(
                 "Give the time zone: Z for UTC, or an offset such as %%2B01:00.", code="invalid")
-        return when.astimezone(UTC)
+        try:
+            return when.astimezone(UTC)
+        except OverflowError:  # 9999-12-31T23:59:59-14:00 is in the year 10000 in UTC
+            raise forms.ValidationError(
+                "The time is out of range in UTC (years 1 to 9999).", code="invalid") from None
 
 
 @extend_schema_field(OpenApiTypes.DATETIME)

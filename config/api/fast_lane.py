@@ -3,9 +3,10 @@
 APIView.dispatch wraps each request in a DRF Request, negotiates a renderer, parses through
 the parser classes and renders through a template response: machinery that costs these two
 actions more than their own work. The lane serves an ordinary request of such an action
-with the view's own pieces, in DRF's order: the API's strict JSON parsing, the lean reading
-of the body (config/api/lean.py), the view's authentication classes, permissions and
-throttles, then the action, rendered by the API's renderer. Whatever is not ordinary (no
+with the view's own pieces, in DRF's order: the view's authentication classes, permissions
+and throttles, then (only for a key that passed them) the API's strict JSON parsing and the
+lean reading of the body (config/api/lean.py), then the action, rendered by the API's
+renderer. Whatever is not ordinary (no
 key or a refused one, a body that is not plain JSON of the expected shape, a permission or
 a throttle that says no, a forced authentication as tRPC's in-process calls use) goes the
 full DRF way, which answers exactly as it always did. An error the action raises is
@@ -53,14 +54,9 @@ class FastLaneMixin:
                 or request.content_params.get("charset", "utf-8").lower() != "utf-8"
                 or hasattr(request, "_force_auth_user")):
             return None
-        try:
-            body = _PARSER.parse(io.BytesIO(request.body), "application/json",
-                                 {"encoding": "utf-8"})
-        except Exception:  # not plain JSON, or too large: DRF's dispatch says what is wrong
-            return None
-        data = lean_read(serializer_class, body)
-        if data is None:
-            return None
+        # The key first, as DRF does: a request without a valid key of the right scope goes
+        # DRF's way, which refuses it before anything reads its body (a keyless megabyte
+        # would otherwise cost a worker the parse).
         holder = self._fast_authenticate(request)
         if holder is None:
             return None
@@ -71,12 +67,25 @@ class FastLaneMixin:
             return None
         if not all(throttle.allow_request(request, self) for throttle in self.get_throttles()):
             return None
+        request.fast_lane_throttled = True  # counted once: DRF's way does not count it again
+        try:
+            body = _PARSER.parse(io.BytesIO(request.body), "application/json",
+                                 {"encoding": "utf-8"})
+        except Exception:  # not plain JSON, or too large: DRF's dispatch says what is wrong
+            return None
+        data = lean_read(serializer_class, body)
+        if data is None:
+            return None
         try:
             response = rendered(getattr(self, method)(data, holder))
         except Exception as exc:  # answered as DRF's dispatch would (not a bare except)
             return self._fast_error(request, exc, args, kwargs)
         self.headers = self.default_response_headers
         return self.finalize_response(request, response, *args, **kwargs)
+
+    def check_throttles(self, request):
+        if not getattr(request, "fast_lane_throttled", False):
+            super().check_throttles(request)
 
     def _fast_authenticate(self, request):
         """The holder the view's authentication classes find, or None when DRF's own

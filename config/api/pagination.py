@@ -58,6 +58,14 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
         return Response({"next": self.get_next_link(), "previous": self.get_previous_link(),
                          "results": data})
 
+    def get_schema_operation_parameters(self, view):
+        # The bounds _read enforces, so that the schema does not promise what is a 400.
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            minimum = 1 if parameter["name"] == self.limit_query_param else 0
+            parameter["schema"].update(minimum=minimum, maximum=MAX_OFFSET)
+        return parameters
+
     def get_paginated_response_schema(self, schema):
         link = {"type": "string", "format": "uri", "nullable": True}
         return {

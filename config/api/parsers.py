@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
 from djangorestframework_camel_case.util import camel_to_underscore
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 
 # Deeper bodies are refused: the recursive code after the parser (camelCase conversion,
 # validation, rendering) would otherwise crash with a RecursionError, a 500. An ABI with
@@ -125,4 +125,8 @@ class JSONParser(CamelCaseJSONParser):
             text = stream.read().decode(encoding)
         except UnicodeDecodeError as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from exc
+        except LookupError:  # a codec that is not a text encoding (charset=hex, base64, ...)
+            raise UnsupportedMediaType(
+                media_type, detail=f"The charset {encoding!r} is not a text encoding; "
+                "send JSON in UTF-8.") from None
         return underscoreize_json(loads_strict(text), **self.json_underscoreize)

@@ -4,6 +4,7 @@ from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from rest_framework import serializers
 
 from config.api.problems import PROBLEM_CONTENT_TYPE
+from config.api.serializers import StrictMixin
 
 
 class ProblemErrorSerializer(serializers.Serializer):
@@ -30,7 +31,8 @@ ERROR_DESCRIPTIONS = {
     "404": "No such resource.",
     "409": "Conflict: a duplicate unique value, or the resource is still referenced.",
     "413": "The request body is too large.",
-    "415": "The request body is not JSON.",
+    "411": "The body was sent chunked, without a Content-Length.",
+    "415": "The request body is not JSON (or its charset is not a text encoding).",
     "429": "Rate limited: the key made too many requests; retry after `Retry-After` seconds.",
 }
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
@@ -38,6 +40,15 @@ RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
 
 
 class AutoSchema(BaseAutoSchema):
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        mapped = super()._map_serializer(serializer, direction, bypass_extensions)
+        # A strict serializer refuses unknown fields (400): the schema says so, or a client
+        # (and schemathesis) reads extra properties as allowed.
+        if (direction == "request" and isinstance(serializer, StrictMixin)
+                and mapped.get("type") == "object"):
+            mapped["additionalProperties"] = False
+        return mapped
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         problem = {
@@ -60,7 +71,7 @@ class AutoSchema(BaseAutoSchema):
         ):
             codes.append("409")
         if method in ("POST", "PATCH", "PUT"):
-            codes += ["413", "415"]
+            codes += ["411", "413", "415"]
         for code in codes:
             responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code], **problem})
         if "429" in codes:

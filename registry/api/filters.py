@@ -1,5 +1,7 @@
 import django_filters as filters
 from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from registry.models import (
     Category,
@@ -15,6 +17,7 @@ from registry.models.rpc import OverrideStatus, ProbeStatus
 # Filter names are the camelCase names of the wire format.
 
 
+@extend_schema_field(OpenApiTypes.BOOL)  # `true` or `false` in the URL, as OpenAPI writes them
 class StrictBooleanFilter(filters.TypedChoiceFilter):
     """`true` or `false`; anything else is a 400, where BooleanFilter would ignore it."""
 

@@ -298,7 +298,8 @@ def provider_from_url(url: str) -> str:
 
 class ProviderHealthSerializer(StrictModelSerializer):
     rpc_id = serializers.PrimaryKeyRelatedField(
-        source="rpc_endpoint", queryset=RpcEndpoint.objects.all(), required=False
+        source="rpc_endpoint", queryset=RpcEndpoint.objects.all(), required=False,
+        allow_null=True,  # a report about a whole provider names no endpoint
     )
     status = serializers.ChoiceField(choices=OverrideStatus.choices, allow_null=True)
     affected_endpoints = serializers.SerializerMethodField()

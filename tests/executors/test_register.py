@@ -211,15 +211,16 @@ def test_registering_a_deregistered_executor_revives_it_with_the_same_id(executo
     assert (change.from_status, change.to_status) == ("deregistered", "healthy")
 
 
-def test_another_key_may_take_over_a_deregistered_executor(executor, chain, executor_key):
+def test_another_key_cannot_take_over_a_deregistered_executor(executor, chain):
     existing = ExecutorFactory(chain=chain, address=LOWER, status="deregistered",
                                registered_by="crk_formerowner0")
 
     response = executor.post(URL.format(31337), register_body(), format="json")
 
-    assert response.status_code == 200, response.content
+    assert_problem(response, 403)
     existing.refresh_from_db()
-    assert (existing.status, existing.registered_by) == ("healthy", key_prefix(executor_key))
+    assert (existing.status, existing.registered_by) == ("deregistered", "crk_formerowner0")
+    assert not existing.status_changes.exists()
 
 
 # --- the chain ----------------------------------------------------------------------------

@@ -133,3 +133,11 @@ def test_verify_answers_as_post_v1_verify(api):
                       content_type="application/json")
     shape = assert_error(bad.json(), "BAD_REQUEST", 400, "verify")
     assert shape["data"]["problem"]["errors"][0]["attr"] == "documentHash"
+
+
+def test_a_tampered_workflows_cursor_is_a_bad_request(api):
+    from base64 import b64encode
+
+    cursor = b64encode(b"p=9999-12-31+23%3A59%3A59-14%3A00").decode()
+    response = api.get(query_url("workflows.list", {"cursor": cursor}))
+    assert_error(response.json(), "BAD_REQUEST", 400, "workflows.list")

@@ -4,7 +4,7 @@ import pytest
 
 from attestations.models import Schema
 from registry.models import Chain
-from tests.conftest import assert_problem
+from tests.conftest import assert_problem, make_key
 from tests.factories import ChainFactory, SchemaFactory
 from tests.verification.conftest import DOCUMENT, bind
 from verification.models import Workflow, WorkflowTransition
@@ -169,3 +169,40 @@ def test_the_document_schema_prefers_the_plain_registration(document_schema, cha
                   resolver="0x" + "12" * 20)
     assert chain_document_schema(chain) == document_schema
     assert Schema.objects.filter(chain=chain).count() == 2
+
+
+@pytest.mark.parametrize("position", [
+    "zzz", "9999-99-99", "2026-01-01 00:00:00",  # not a time, no zone
+    "9999-12-31 23:59:59-14:00", "0001-01-01 00:00:00+14:00",  # beyond the years UTC holds
+])
+def test_a_tampered_cursor_is_a_400_not_a_crash(api, document_schema, position):
+    from base64 import b64encode
+    from urllib.parse import quote, urlencode
+
+    cursor = quote(b64encode(urlencode({"p": position}).encode()).decode())
+    assert_problem(api.get(f"/workflows?cursor={cursor}"), 400, "validation_error")
+
+
+# Tenancy (issue 17, item 8): an api key sees the workflows it created; an admin key all.
+
+
+def test_an_api_key_sees_only_the_workflows_it_created(api, admin_key, document_schema):
+    from tests.executors.conftest import with_api_key
+    from tests.trpc.conftest import assert_error, query_url
+
+    mine = bind(api).json()["workflowId"]
+    other = with_api_key(make_key("api"))
+    theirs = bind(other, document="0x" + "11" * 32).json()["workflowId"]
+
+    assert [w["workflowId"] for w in api.get("/workflows").json()["results"]] == [mine]
+    assert [w["workflowId"] for w in other.get("/workflows").json()["results"]] == [theirs]
+    assert_problem(api.get(f"/workflows/{theirs}"), 404)
+    assert api.get(f"/workflows/{mine}").status_code == 200
+    assert_error(api.get(query_url("workflows.get", {"workflowId": theirs})).json(),
+                 "NOT_FOUND", 404, "workflows.get")
+    listed = api.get(query_url("workflows.list", {})).json()["result"]["data"]["results"]
+    assert [w["workflowId"] for w in listed] == [mine]
+
+    admin = with_api_key(admin_key)
+    assert {w["workflowId"] for w in admin.get("/workflows").json()["results"]} == {mine, theirs}
+    assert admin.get(f"/workflows/{theirs}").status_code == 200

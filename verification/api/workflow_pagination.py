@@ -1,3 +1,6 @@
+from datetime import UTC
+
+from django.utils.dateparse import parse_datetime
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 
@@ -10,6 +13,36 @@ class WorkflowCursorPagination(pagination.CursorPagination):
     page_size = 50
     page_size_query_param = "limit"
     max_page_size = 500
+
+    def decode_cursor(self, request):
+        """DRF's cursor, with its position (a `created_at`) checked here: DRF hands it to the
+        query as it came, and a tampered one then fails inside the database (a 500)."""
+        cursor = super().decode_cursor(request)
+        if cursor is None or cursor.position is None:
+            return cursor
+        try:
+            when = parse_datetime(cursor.position)
+            if when is None or when.tzinfo is None:
+                raise ValueError
+            return cursor._replace(position=when.astimezone(UTC))
+        except (ValueError, OverflowError):
+            raise NotFound(self.invalid_cursor_message) from None
+
+    def get_page_size(self, request):
+        """`limit` from 1 to 500, or a 400 (DRF would fall back to the default)."""
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
+            raise ValidationError({"limit": [f"Expected an integer from 1 to {self.max_page_size}."]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
 
     def paginate_queryset(self, queryset, request, view=None):
         try:

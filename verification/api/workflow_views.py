@@ -3,6 +3,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from registry.models import KeyScope
 from verification import workflows
 from verification.api import workflow_filters
 from verification.api import workflow_serializers as serializers
@@ -29,9 +30,17 @@ class WorkflowViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     lookup_value_regex = "[^/]+"
 
     def get_queryset(self):
+        # Each key sees the workflows it created; an admin key sees them all. Another key's
+        # workflow is a 404, as an unknown one: its id tells nothing.
+        holder = getattr(self.request, "auth", None)
+        workflows = Workflow.objects.all()
+        if holder is None:
+            return workflows.none()
+        if holder.scope != KeyScope.ADMIN:
+            workflows = workflows.filter(created_by=holder.prefix)
         if self.detail:
-            return Workflow.objects.prefetch_related("transitions")
-        return Workflow.objects.all()
+            return workflows.prefetch_related("transitions")
+        return workflows
 
     def get_serializer_class(self):
         return serializers.WorkflowDetailSerializer if self.detail else serializers.WorkflowSerializer
