@@ -69,9 +69,16 @@ def _failover_reason(exc: Exception) -> str | None:
         return "connection failed"
     if isinstance(exc, requests.RequestException):  # a body cut short, too many redirects
         return "request failed"
-    if isinstance(exc, ValueError):  # not JSON-RPC: a proxy's error page, say
-        return "answered something that is not JSON-RPC"
+    if isinstance(exc, (ValueError, RecursionError)):  # not JSON-RPC: a proxy's page, say
+        return "invalid response"
     return None
+
+
+def _json_rpc(answer):
+    """`answer` if it is a JSON-RPC response; what else a server may send fails over."""
+    if not isinstance(answer, dict) or ("result" not in answer and "error" not in answer):
+        raise ValueError("not a JSON-RPC response")
+    return answer
 
 
 def record_failure(endpoint: RpcEndpoint, reason: str) -> None:
@@ -118,10 +125,15 @@ class FailoverProvider(JSONBaseProvider):
         )
 
     def make_request(self, method, params):
-        return self._call(method, lambda provider: provider.make_request(method, params))
+        return self._call(method, lambda provider: _json_rpc(provider.make_request(method, params)))
 
     def make_batch_request(self, requests_):
-        return self._call("a batch", lambda provider: provider.make_batch_request(requests_))
+        def send(provider):
+            answers = provider.make_batch_request(requests_)
+            if isinstance(answers, list):
+                return [_json_rpc(answer) for answer in answers]
+            return _json_rpc(answers)  # one error for the whole batch
+        return self._call("a batch", send)
 
     def is_connected(self, show_traceback: bool = False) -> bool:
         return any(provider.is_connected() for _, provider in self._targets)

@@ -99,9 +99,12 @@ def host_refusal(host: str) -> str | None:
 
 
 class _CheckedPeer:
-    """Checks the address a new connection reached, before a byte is sent on it."""
+    """Checks the addresses of the host before connecting, and the address the connection
+    reached before a byte is sent on it (the name may resolve elsewhere the second time)."""
 
     def _new_conn(self):
+        for info in socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM):
+            check_address(info[4][0])
         sock = super()._new_conn()
         try:
             check_address(sock.getpeername()[0])
