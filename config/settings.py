@@ -330,11 +330,13 @@ LOGGING = {
         "mask_secrets": {"()": "config.log.MaskSecretsFilter"},
     },
     "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        # Both formats mask secrets in the whole line, tracebacks included (config/log.py).
+        "text": {"()": "config.log.MaskingFormatter",
+                 "fmt": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         # One JSON object a line; extra fields (the access log's method, route, status,
         # latency_ms, key_prefix) become keys of their own.
         "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
+            "()": "config.log.MaskingJsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
             "timestamp": False,
