@@ -29,7 +29,7 @@ def live_problem(api, status: int):
     return assert_problem(response, status, "chain_unavailable")
 
 
-def test_live_fails_over_past_providers_that_answer_errors_or_garbage(api, second_site):
+def test_live_fails_over_past_providers_that_answer_errors_or_garbage(api, second_site):  # noqa: F811
     bound = second_site.attest()
     second_site.settle()
     good = RpcEndpoint.objects.get(chain=second_site.chain)
@@ -49,8 +49,8 @@ def test_live_fails_over_past_providers_that_answer_errors_or_garbage(api, secon
 
 
 @pytest.mark.parametrize("kind", HOSTILE)
-def test_live_is_a_503_naming_no_endpoint_when_every_provider_answers_badly(api, second_site,
-                                                                           kind):
+def test_live_is_a_503_naming_no_endpoint_when_every_provider_answers_badly(
+        api, second_site, kind):  # noqa: F811
     second_site.attest()
     second_site.settle()
     with HostileRpc(kind, location="http://127.0.0.1:1/") as server:
