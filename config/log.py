@@ -1,9 +1,10 @@
-"""Log filters of the console handler."""
+"""Log filters and formatters of the console handler: secrets never reach a log line."""
 
 import logging
 import re
 
 from django.conf import settings
+from pythonjsonlogger.json import JsonFormatter
 
 from registry.masking import MASK, mask_text
 
@@ -47,3 +48,29 @@ class MaskSecretsFilter(logging.Filter):
             if name not in _RECORD_ATTRIBUTES and isinstance(value, str | dict):
                 setattr(record, name, _masked(value))
         return True
+
+
+class MaskingFormatter(logging.Formatter):
+    """The text format, masked as a whole: the filter above masks the message, but a
+    traceback (a requests error names the URL it failed on) is formatted afterwards."""
+
+    def format(self, record):
+        return mask_secrets(super().format(record))
+
+
+class MaskingJsonFormatter(JsonFormatter):
+    """The JSON format: every string in the object masked (message, traceback, stack and
+    the extra fields alike)."""
+
+    def process_log_record(self, log_data):
+        return {name: _masked(value) for name, value in super().process_log_record(log_data).items()}
+
+
+def _masked(value):
+    if isinstance(value, str):
+        return mask_secrets(value)
+    if isinstance(value, list | tuple):
+        return [_masked(item) for item in value]
+    if isinstance(value, dict):
+        return {name: _masked(item) for name, item in value.items()}
+    return value

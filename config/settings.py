@@ -216,6 +216,11 @@ RPC_PROBE_FAILURES_TO_DOWN = env.positive_int("RPC_PROBE_FAILURES_TO_DOWN", defa
 RPC_PROBE_SUCCESSES_TO_HEALTHY = env.positive_int("RPC_PROBE_SUCCESSES_TO_HEALTHY", default=2)
 RPC_MAX_LAG_BLOCKS = env.positive_int("RPC_MAX_LAG_BLOCKS", default=5)
 RPC_PROBE_RETENTION_HOURS = env.positive_int("RPC_PROBE_RETENTION_HOURS", default=48)
+# What RPC endpoints may be reached (registry/rpc_transport.py): link-local and cloud
+# metadata addresses never; loopback and private ranges (self-hosted nodes) unless false.
+RPC_ALLOW_PRIVATE = env.strict_bool("RPC_ALLOW_PRIVATE", default=True)
+# An RPC answer longer than this is refused, read no further (probes, indexer, verification).
+RPC_RESPONSE_MAX_BYTES = env.positive_int("RPC_RESPONSE_MAX_BYTES", default=10 * 1024 * 1024)
 
 # The chain indexer (attestations/indexer). Blocks per getLogs adapt between 1 and
 # INDEXER_MAX_RANGE, aiming at INDEXER_TARGET_LOGS logs per range (one transaction each);
@@ -348,11 +353,13 @@ LOGGING = {
         "mask_secrets": {"()": "config.log.MaskSecretsFilter"},
     },
     "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        # Both formats mask secrets in the whole line, tracebacks included (config/log.py).
+        "text": {"()": "config.log.MaskingFormatter",
+                 "fmt": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         # One JSON object a line; extra fields (the access log's method, route, status,
         # latency_ms, key_prefix) become keys of their own.
         "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
+            "()": "config.log.MaskingJsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
             "timestamp": False,

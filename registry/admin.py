@@ -1,6 +1,9 @@
+from urllib.parse import urlsplit
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
+from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -23,8 +26,20 @@ from registry.models import (
 )
 
 
+class HidesRpcUrls:
+    """No lookup on an RPC URL through the admin's query string, for anyone: the admin
+    allows any lookup on a model's own fields, and `?url__startswith=` answered with or
+    without the endpoint is an oracle that spells out a masked password letter by letter.
+    (Lookups through a relation are refused by Django unless listed in list_filter.)"""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if "url" in lookup.split(LOOKUP_SEP):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
 @admin.register(Chain)
-class ChainAdmin(admin.ModelAdmin):
+class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
     list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations", "updated_at"]
     list_filter = ["status", "is_testnet"]
     search_fields = ["name", "short_name", "=chain_id"]
@@ -130,7 +145,7 @@ class RpcEndpointForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if self.instance.pk:
+        if self.instance.pk and "url" in self.fields:  # not there for a view-only user
             self.initial["url"] = self.instance.masked_url
             self.fields["url"].help_text = "Shown masked. Enter a new URL to replace it."
 
@@ -152,11 +167,12 @@ class RpcEndpointForm(forms.ModelForm):
 
 
 @admin.register(RpcEndpoint)
-class RpcEndpointAdmin(admin.ModelAdmin):
+class RpcEndpointAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = RpcEndpointForm
     list_display = ["masked_url", "chain", "provider", "priority", "current_status", "status",
                     "latency_ms", "lag_blocks", "uptime_1h", "uptime_24h", "last_checked_at"]
     list_filter = ["status", "provider", "monitoring_enabled", "chain"]
+    # The provider, and the URL's host (get_search_results): never the URL itself.
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
                        "consecutive_successes", "observed_chain_id", "syncing", "last_checked_at",
@@ -165,6 +181,27 @@ class RpcEndpointAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).with_health()
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if obj is not None and not self.has_change_permission(request, obj):
+            # Read-only, the admin would show the stored URL as it is: show it masked.
+            return ["masked_url" if name == "url" else name for name in fields]
+        return fields
+
+    def get_search_results(self, request, queryset, search_term):
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip().lower()
+        if not term:
+            return found, may_have_duplicates
+        # Matched in Python on the host alone, so that no query compares the stored URL.
+        by_host = [pk for pk, url in RpcEndpoint.objects.values_list("pk", "url")
+                   if term in (_hostname(url) or "")]
+        return found | queryset.filter(pk__in=by_host), may_have_duplicates
+
+    @admin.display(description="URL")
+    def masked_url(self, obj):
+        return obj.masked_url
 
     @admin.display(description="Status in force")
     def current_status(self, obj):
@@ -178,6 +215,13 @@ class RpcEndpointAdmin(admin.ModelAdmin):
     @admin.display(description="Uptime 24 h")
     def uptime_24h(self, obj):
         return _percent(getattr(obj, "uptime_24h", None))
+
+
+def _hostname(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _percent(share) -> str | None:
@@ -200,7 +244,7 @@ class ProviderHealthForm(forms.ModelForm):
 
 
 @admin.register(ProviderHealth)
-class ProviderHealthAdmin(admin.ModelAdmin):
+class ProviderHealthAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = ProviderHealthForm
     list_display = ["created_at", "provider", "rpc_endpoint", "status", "until", "reason", "reported_by"]
     list_filter = ["status", "provider"]

@@ -16,6 +16,7 @@ from registry.models.api_keys import (
     KeyScope,
     find_cached,
     key_digest,
+    memo_generation,
     recent,
     remember_recent,
 )
@@ -61,8 +62,9 @@ def authenticate_key(raw_key: str) -> KeyHolder:
         if not key.is_expired():
             key.touch()
             return holder
+    generation = memo_generation()  # before the lookup: a revocation meanwhile moves it on
     holder, key = _look_up(raw_key)
-    remember_recent(raw_key, holder, key)
+    remember_recent(raw_key, holder, key, generation)
     return holder
 
 

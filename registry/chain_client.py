@@ -9,6 +9,8 @@ an administrator marked down or in maintenance, are left out. No retries hidden 
 short timeouts, and never call this inside a database transaction.
 
 Only http(s) endpoints serve this synchronous client; ws(s) endpoints are probed only.
+Requests go through registry/rpc_transport.py: refused addresses, redirects and answers
+over RPC_RESPONSE_MAX_BYTES fail over like a connection error.
 """
 
 import logging
@@ -19,9 +21,9 @@ from django.utils import timezone
 from web3 import HTTPProvider, Web3
 from web3.providers.base import JSONBaseProvider
 
-from registry.masking import mask_text
 from registry.models import Chain, RpcEndpoint
 from registry.models.rpc import OverrideStatus, ProbeStatus
+from registry.rpc_transport import RpcRefusal, rpc_session
 
 logger = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_SECONDS = 5.0
@@ -56,6 +58,8 @@ _FAILOVER_4XX = {401, 403, 404, 408, 429}
 
 def _failover_reason(exc: Exception) -> str | None:
     """Why `exc` should make the client try the next endpoint, or None if it should not."""
+    if isinstance(exc, RpcRefusal):
+        return exc.category
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
         status = exc.response.status_code
         return f"HTTP {status}" if status in _FAILOVER_4XX or status >= 500 else None
@@ -65,9 +69,16 @@ def _failover_reason(exc: Exception) -> str | None:
         return "connection failed"
     if isinstance(exc, requests.RequestException):  # a body cut short, too many redirects
         return "request failed"
-    if isinstance(exc, ValueError):  # not JSON-RPC: a proxy's error page, say
-        return "answered something that is not JSON-RPC"
+    if isinstance(exc, (ValueError, RecursionError)):  # not JSON-RPC: a proxy's page, say
+        return "invalid response"
     return None
+
+
+def _json_rpc(answer):
+    """`answer` if it is a JSON-RPC response; what else a server may send fails over."""
+    if not isinstance(answer, dict) or ("result" not in answer and "error" not in answer):
+        raise ValueError("not a JSON-RPC response")
+    return answer
 
 
 def record_failure(endpoint: RpcEndpoint, reason: str) -> None:
@@ -85,7 +96,8 @@ class FailoverProvider(JSONBaseProvider):
         super().__init__()
         self.chain = chain
         self._targets = [
-            (endpoint, HTTPProvider(endpoint.url, request_kwargs={"timeout": timeout},
+            (endpoint, HTTPProvider(endpoint.url, session=rpc_session(),
+                                    request_kwargs={"timeout": timeout, "allow_redirects": False},
                                     exception_retry_configuration=None))
             for endpoint in endpoints
         ]
@@ -99,9 +111,8 @@ class FailoverProvider(JSONBaseProvider):
                 reason = _failover_reason(exc)
                 if reason is None:
                     raise
-                detail = f"{reason}: {mask_text(str(exc))}"[:300]
                 failures.append(f"{endpoint.masked_url} {reason}")
-                record_failure(endpoint, detail)
+                record_failure(endpoint, reason)  # our words: the server's could carry keys
                 logger.warning("RPC %s on chain %s failed at %s (%s); failing over.", name,
                                self.chain.chain_id, endpoint.masked_url, reason)
                 continue
@@ -114,13 +125,27 @@ class FailoverProvider(JSONBaseProvider):
         )
 
     def make_request(self, method, params):
-        return self._call(method, lambda provider: provider.make_request(method, params))
+        return self._call(method, lambda provider: _json_rpc(provider.make_request(method, params)))
 
     def make_batch_request(self, requests_):
-        return self._call("a batch", lambda provider: provider.make_batch_request(requests_))
+        def send(provider):
+            answers = provider.make_batch_request(requests_)
+            if isinstance(answers, list):
+                return [_json_rpc(answer) for answer in answers]
+            return _json_rpc(answers)  # one error for the whole batch
+        return self._call("a batch", send)
 
     def is_connected(self, show_traceback: bool = False) -> bool:
         return any(provider.is_connected() for _, provider in self._targets)
+
+
+def endpoint_clients(chain: Chain, *, timeout: float = DEFAULT_TIMEOUT_SECONDS
+                     ) -> list[tuple[RpcEndpoint, Web3]]:
+    """One Web3 per usable endpoint of `chain`, best first: for a caller that judges the
+    answers itself and moves on from an endpoint whose answer makes no sense (live
+    verification), which the provider below cannot tell from a real JSON-RPC error."""
+    return [(endpoint, Web3(FailoverProvider(chain, [endpoint], timeout)))
+            for endpoint in ordered_endpoints(chain)]
 
 
 def chain_client(chain: Chain, *, timeout: float = DEFAULT_TIMEOUT_SECONDS,

@@ -7,27 +7,43 @@ takes about one timeout whatever their number. Status moves with hysteresis: a f
 a healthy endpoint degraded, RPC_PROBE_FAILURES_TO_DOWN in a row make it down, and a down
 endpoint needs RPC_PROBE_SUCCESSES_TO_HEALTHY successes in a row to come back. Lagging more
 than RPC_MAX_LAG_BLOCKS behind the chain's best endpoint, or syncing, is degraded.
+
+Whatever an endpoint answers fails its own probe only, with a short last error of our own
+words (the server's text could carry markup or keys): a quantity beyond a bigint, an
+answer over RPC_RESPONSE_MAX_BYTES, a redirect, a page, a JSON-RPC error, a refused address
+(registry/rpc_transport.py), silence. The cycle goes on for every other endpoint.
 """
 
 import asyncio
 import json
 import logging
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import aiohttp
 import websockets
+import websockets.asyncio.client
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from registry.masking import mask_text
 from registry.models import RpcEndpoint, RpcProbe
 from registry.models.rpc import ProbeStatus
+from registry.rpc_transport import (
+    CheckedResolver,
+    RedirectRefused,
+    ResponseTooLarge,
+    RpcRefusal,
+    check_literal_host,
+    read_capped,
+    resolve_checked,
+)
 
 logger = logging.getLogger(__name__)
 LATENCY_SMOOTHING = 0.3  # weight of the newest sample in the latency average (EWMA)
@@ -46,50 +62,100 @@ class ProbeResult:
 
 
 class RpcError(Exception):
-    pass
+    """An answer that is not a usable one; `category` is all that is kept of it."""
+
+    def __init__(self, category: str):
+        super().__init__(category)
+        self.category = category
+
+
+INVALID = "invalid response"
+# Quantities are stored in bigint columns: an answer beyond them is a wrong answer.
+_QUANTITY = re.compile(r"0x[0-9a-fA-F]{1,16}")
+MAX_QUANTITY = 2**63 - 1
 
 
 async def _call_http(session: aiohttp.ClientSession, url: str, method: str):
+    check_literal_host(urlsplit(url).hostname)  # names are checked by the resolver
     payload = {"jsonrpc": "2.0", "id": 1, "method": method, "params": []}
-    async with session.post(url, json=payload) as response:
+    async with session.post(url, json=payload, allow_redirects=False) as response:
+        if 300 <= response.status < 400:
+            raise RedirectRefused()
         if response.status != 200:
-            raise RpcError(f"HTTP {response.status} for {method}")
-        try:
-            body = await response.json(content_type=None)
-        except ValueError:  # a captive portal's or a proxy's page
-            raise RpcError(f"{method} answered something that is not JSON-RPC") from None
-    return _result(body, method)
+            raise RpcError(f"HTTP {response.status}")
+        body = await read_capped(response)
+    return _result(_json(body))
 
 
-def _result(body, method: str):
+def _json(body: bytes | str):
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):  # a captive portal's page, or JSON nested too deep
+        raise RpcError(INVALID) from None
+
+
+def _result(body):
     if not isinstance(body, dict) or ("result" not in body and "error" not in body):
-        raise RpcError(f"{method} answered something that is not JSON-RPC")
-    if "error" in body:
-        message = body["error"].get("message", "") if isinstance(body["error"], dict) else ""
-        raise RpcError(f"{method} failed: {message[:200]}")
+        raise RpcError(INVALID)
+    if "error" in body:  # its message is the provider's text: not kept
+        raise RpcError("JSON-RPC error")
     return body["result"]
+
+
+def _quantity(value) -> int:
+    if not isinstance(value, str) or not _QUANTITY.fullmatch(value):
+        raise RpcError(INVALID)
+    number = int(value, 16)
+    if number > MAX_QUANTITY:
+        raise RpcError(INVALID)
+    return number
+
+
+class _ConnectWithoutRedirects(websockets.asyncio.client.connect):
+    def process_redirect(self, exc):
+        return exc  # raised as it is: a redirect is refused
 
 
 async def _probe(endpoint: RpcEndpoint, session: aiohttp.ClientSession) -> ProbeResult:
     if endpoint.url.lower().startswith(("ws://", "wss://")):
-        async with websockets.connect(endpoint.url, open_timeout=None, close_timeout=0.5) as ws:
+        parts = urlsplit(endpoint.url)
+        port = parts.port or (443 if parts.scheme.lower() == "wss" else 80)
+        address = await resolve_checked(parts.hostname, port)
+        async with _ConnectWithoutRedirects(
+            endpoint.url, host=address, port=port, proxy=None, open_timeout=None,
+            close_timeout=0.5, max_size=settings.RPC_RESPONSE_MAX_BYTES,
+        ) as ws:
             async def call(method):
                 await ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": []}))
-                return _result(json.loads(await ws.recv()), method)
+                return _result(_json(await ws.recv()))
             return await _ask(endpoint, call)
     return await _ask(endpoint, lambda method: _call_http(session, endpoint.url, method))
 
 
 async def _ask(endpoint: RpcEndpoint, call) -> ProbeResult:
-    chain_id = int(await call("eth_chainId"), 16)
+    chain_id = _quantity(await call("eth_chainId"))
     started = time.perf_counter()
-    head = int(await call("eth_blockNumber"), 16)
+    head = _quantity(await call("eth_blockNumber"))
     latency_ms = (time.perf_counter() - started) * 1000
     try:
         syncing = bool(await call("eth_syncing"))
     except RpcError:  # not every provider answers eth_syncing
         syncing = False
     return ProbeResult(endpoint.pk, True, chain_id, head, syncing, latency_ms)
+
+
+def _failure(exc: Exception) -> str:
+    """The last error shown for a failed probe: our own words, never the server's."""
+    if isinstance(exc, RpcRefusal):
+        return str(exc)
+    if isinstance(exc, RpcError):
+        return exc.category
+    if isinstance(exc, websockets.InvalidStatus):
+        status = exc.response.status_code
+        return RedirectRefused.category if 300 <= status < 400 else f"HTTP {status}"
+    if isinstance(exc, websockets.ConnectionClosed) and exc.sent and exc.sent.code == 1009:
+        return ResponseTooLarge.category  # a message over max_size
+    return "connection failed"
 
 
 async def _probe_with_deadline(endpoint, session, limit: asyncio.Semaphore) -> ProbeResult:
@@ -99,12 +165,10 @@ async def _probe_with_deadline(endpoint, session, limit: asyncio.Semaphore) -> P
             return await asyncio.wait_for(_probe(endpoint, session), timeout)
         except TimeoutError:
             return ProbeResult(endpoint.pk, False, error=f"timed out after {endpoint.probe_timeout_ms} ms")
-        except (RpcError, ValueError, TypeError) as exc:
-            return ProbeResult(endpoint.pk, False, error=mask_text(str(exc)))
-        except (aiohttp.ClientError, OSError, websockets.WebSocketException) as exc:
-            return ProbeResult(endpoint.pk, False,
-                               error=f"connection failed: {mask_text(str(exc)) or type(exc).__name__}")
-        except Exception as exc:  # one odd answer (JSON nested too deep, say) must not end the cycle
+        except (RpcRefusal, RpcError, aiohttp.ClientError, OSError,
+                websockets.WebSocketException) as exc:
+            return ProbeResult(endpoint.pk, False, error=_failure(exc))
+        except Exception as exc:  # one odd answer must not end the cycle for every endpoint
             logger.warning("Probe of RPC endpoint %s failed unexpectedly.", endpoint.pk,
                            exc_info=True)
             return ProbeResult(endpoint.pk, False, error=f"probe failed: {type(exc).__name__}")
@@ -114,7 +178,8 @@ async def _probe_all(endpoints) -> list[ProbeResult]:
     limit = asyncio.Semaphore(settings.RPC_PROBE_CONCURRENCY)
     # Keep-alive: an endpoint's three calls share one connection (one TCP and TLS setup, not
     # three), and the latency sample is a JSON-RPC round trip, as the chain client sees it.
-    connector = aiohttp.TCPConnector(limit=settings.RPC_PROBE_CONCURRENCY)
+    connector = aiohttp.TCPConnector(limit=settings.RPC_PROBE_CONCURRENCY,
+                                     resolver=CheckedResolver())
     # With more endpoints than slots, the ones that failed last time start first: a timeout
     # holds its slot for the whole timeout, and queued behind fast probes it would end late.
     queue = sorted(endpoints, key=lambda endpoint: endpoint.consecutive_failures == 0)

@@ -9,6 +9,7 @@ The usual answer is one indexed query (the trusted attesters are subqueries in i
 with no write and no chain call. `live=True` asks the chain itself (see `_live`).
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -24,16 +25,18 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from web3.exceptions import TransactionNotFound
+from eth_abi.exceptions import DecodingError
+from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations.eas import ZERO_UID, eas_abi
 from attestations.models import Attestation
 from config.api.errors import ServiceUnavailable
 from config.db import run_hot
 from executors.models import Executor, TrustedAttester
-from registry.chain_client import NoEndpointAvailable, chain_client
+from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
 
+logger = logging.getLogger(__name__)
 # How many of the index's candidates a live verification asks the chain about, earliest
 # first, before it answers "not verified".
 LIVE_CANDIDATES = 10
@@ -156,15 +159,41 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
     for attestation in found:
         chain = attestation.chain
         if chain.pk not in clients:
-            clients[chain.pk] = chain_client(chain)
-        try:
-            answer = _read_on_chain(clients[chain.pk], attestation, now)
-        except NoEndpointAvailable as exc:
-            # The earliest candidate cannot be checked: any other answer could be wrong.
-            raise ServiceUnavailable(str(exc), code="chain_unavailable") from exc
+            clients[chain.pk] = endpoint_clients(chain)
+        answer = _read_anywhere(clients[chain.pk], attestation, now)
         if answer is not None:
             return answer
     return NOT_VERIFIED
+
+
+# What a provider's error or nonsense answer raises on the way to a Verification (a JSON-RPC
+# error, bytes that do not decode, a receipt without a block, a time beyond datetime): the
+# next endpoint is asked. getAttestation never reverts, so no error here is an answer.
+_UNUSABLE_ANSWER = (Web3Exception, DecodingError, ValueError, TypeError, KeyError,
+                    OverflowError, RecursionError)
+
+
+def _read_anywhere(clients: list, attestation: Attestation, now: datetime) -> Verification | None:
+    """The attestation read from the first endpoint that answers usably (it goes first for
+    the next candidate); ServiceUnavailable, naming no endpoint, when none does: the
+    earliest candidate cannot be checked, and any other answer could be wrong."""
+    for index, (endpoint, w3) in enumerate(clients):
+        try:
+            answer = _read_on_chain(w3, attestation, now)
+        except NoEndpointAvailable:
+            continue  # a connection error, a timeout, a page: recorded by the client
+        except _UNUSABLE_ANSWER as exc:
+            record_failure(endpoint, "invalid response")
+            logger.warning("Live verification on chain %s: %s answered unusably (%s); "
+                           "failing over.", attestation.chain_id, endpoint.masked_url,
+                           type(exc).__name__)
+            continue
+        clients.insert(0, clients.pop(index))
+        return answer
+    raise ServiceUnavailable(
+        f"No RPC endpoint of chain {attestation.chain_id} gave a usable answer; "
+        "try again later, or without live.", code="chain_unavailable",
+    )
 
 
 def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification | None:

@@ -19,6 +19,7 @@ from registry.models import (
     RpcEndpoint,
 )
 from registry.models.rpc import OverrideStatus
+from registry.rpc_transport import host_refusal
 
 WEB_SCHEMES = ("http", "https")
 RPC_SCHEMES = ("http", "https", "ws", "wss")
@@ -197,13 +198,17 @@ class RpcUrlField(serializers.CharField):
 
     def to_internal_value(self, data):
         try:
-            return check_url(super().to_internal_value(data), RPC_SCHEMES)
+            url = check_url(super().to_internal_value(data), RPC_SCHEMES)
         except serializers.ValidationError:
             # check_url's messages may quote a piece of the URL (a password read as a
             # port), and an RPC URL can hold credentials: say what is wanted instead.
             raise serializers.ValidationError(
                 f"Enter a URL with scheme {', '.join(RPC_SCHEMES)}, a host, and no whitespace."
             ) from None
+        refusal = host_refusal(urlsplit(url).hostname)
+        if refusal is not None:  # checked again at every connection (names resolve later)
+            raise serializers.ValidationError(f"This host is not allowed: {refusal}.")
+        return url
 
     def to_representation(self, value):
         return mask_url(value)

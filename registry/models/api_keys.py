@@ -20,15 +20,25 @@ CACHE_SECONDS = 60
 
 
 def _cache_key(prefix: str) -> str:
-    return f"api-key:{prefix}"
+    return f"api-key:v2:{prefix}"  # (generation, CachedKey | False)
+
+
+def _generation_key(prefix: str) -> str:
+    return f"api-key-generation:{prefix}"
 
 
 def forget_cached(prefixes) -> None:
-    """Drop cached keys now and again after the transaction commits, so that no request
-    re-caches the old row in between."""
+    """Drop cached keys now and again after the transaction commits.
+
+    A request that read the row before the change may write it back into the cache after
+    both (its database read raced the revocation): each entry is tagged with the key's
+    generation as it was before that read, and each change starts a new generation, so such
+    a late write is never taken. The same for this process's memo (forget_recent)."""
     names = [_cache_key(prefix) for prefix in prefixes]
 
     def forget():
+        cache.set_many({_generation_key(prefix): secrets.token_hex(8) for prefix in prefixes},
+                       timeout=None)
         cache.delete_many(names)
         forget_recent(prefixes)
 
@@ -44,6 +54,12 @@ def forget_cached(prefixes) -> None:
 # memo of other processes within API_KEY_MEMO_SECONDS (docs/decisions.md).
 _recent: dict[str, tuple[object, "CachedKey | None", float]] = {}
 RECENT_LIMIT = 1024
+# Moves on whenever keys are forgotten: a lookup that started before does not remember.
+_memo_generation = 0
+
+
+def memo_generation() -> int:
+    return _memo_generation
 
 
 def recent(raw_key: str) -> tuple[object, "CachedKey | None"] | None:
@@ -54,9 +70,11 @@ def recent(raw_key: str) -> tuple[object, "CachedKey | None"] | None:
     return found[0], found[1]
 
 
-def remember_recent(raw_key: str, holder, key: "CachedKey | None") -> None:
+def remember_recent(raw_key: str, holder, key: "CachedKey | None", generation: int) -> None:
+    """Remember what a lookup that started at memo `generation` found, unless some key was
+    forgotten since (it may have been this one, revoked while the lookup ran)."""
     seconds = settings.API_KEY_MEMO_SECONDS
-    if seconds <= 0:
+    if seconds <= 0 or generation != _memo_generation:
         return
     if len(_recent) >= RECENT_LIMIT:
         _recent.clear()  # a burst of distinct keys: start over rather than track age
@@ -65,6 +83,8 @@ def remember_recent(raw_key: str, holder, key: "CachedKey | None") -> None:
 
 def forget_recent(prefixes=None) -> None:
     """Drop the remembered keys of `prefixes` (all of them when None)."""
+    global _memo_generation
+    _memo_generation += 1
     if prefixes is None:
         _recent.clear()
         return
@@ -168,12 +188,16 @@ def find_cached(raw_key: str, digest: str | None = None) -> CachedKey | None:
     match = KEY_PATTERN.fullmatch(raw_key)
     if match is None:
         return None
-    name = _cache_key(match["prefix"])
-    key = cache.get(name)
-    if key is None:
+    name, generation_name = _cache_key(match["prefix"]), _generation_key(match["prefix"])
+    cached = cache.get_many([name, generation_name])  # one round trip
+    generation = cached.get(generation_name)
+    entry = cached.get(name)
+    if entry is not None and entry[0] == generation:
+        key = entry[1]
+    else:  # missing, or written back by a lookup that a change overtook (forget_cached)
         found = ApiKey.objects.filter(prefix=match["prefix"]).first()
         key = CachedKey.of(found) if found is not None else False
-        cache.set(name, key, CACHE_SECONDS)
+        cache.set(name, (generation, key), CACHE_SECONDS)
     return _matching(key, raw_key, digest)
 
 

@@ -164,7 +164,7 @@ def test_an_answer_that_is_not_json_rpc_fails_over(chain, anvil_factory):
         healthy(chain, node.url, priority=1)
 
         assert chain_client(chain).eth.chain_id == 31337
-    assert failures(odd)[1].startswith("answered something that is not JSON-RPC")
+    assert failures(odd)[1] == "invalid response"
 
 
 def test_a_timeout_fails_over_within_the_timeout(chain, anvil_factory):

@@ -1,0 +1,227 @@
+"""How RPC endpoints are reached: which addresses, how much of an answer, no redirects.
+
+Every RPC URL is a stranger's server as far as this process goes (a provider, or a URL an
+administrator pasted): it must not make us call into our own network, nor hold us with an
+endless or enormous answer. The rules, for the probes (aiohttp, websockets) and the chain
+client (requests, under web3):
+
+- Link-local addresses (169.254.0.0/16, fe80::/10: where cloud metadata services answer),
+  the other known metadata addresses, unspecified and multicast ones are always refused.
+  Loopback and private ranges (self-hosted nodes) are allowed unless RPC_ALLOW_PRIVATE is
+  false. Checked when a URL is saved (literal addresses and well-known names, no DNS) and at
+  every connection on the address actually connected to (a public-looking name may resolve
+  to a refused address, or start to later).
+- An answer longer than RPC_RESPONSE_MAX_BYTES is refused: read no further than that.
+- A redirect is refused, never followed. Environment proxies are not used.
+
+Refusals raise `RpcRefusal` subclasses, whose `category` is the short, fixed text shown as
+an endpoint's last error (never the server's own words, which could carry markup or keys).
+"""
+
+import asyncio
+import ipaddress
+import socket
+import time
+
+import aiohttp
+import requests
+from django.conf import settings
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+CHUNK_BYTES = 64 * 1024
+
+# Metadata services outside the link-local ranges: AWS over IPv6, Alibaba Cloud.
+_METADATA_NETWORKS = [ipaddress.ip_network("fd00:ec2::254/128"),
+                      ipaddress.ip_network("100.100.100.200/32")]
+_METADATA_NAMES = {"metadata", "metadata.google.internal", "metadata.goog", "instance-data",
+                   "instance-data.ec2.internal"}
+
+
+class RpcRefusal(Exception):
+    """An RPC endpoint, or its answer, that we refuse; `category` is safe to show."""
+
+    category = "refused"
+
+    def __init__(self, detail: str = ""):
+        super().__init__(f"{self.category}{f' ({detail})' if detail else ''}")
+
+
+class AddressRefused(RpcRefusal):
+    category = "address refused"
+
+
+class RedirectRefused(RpcRefusal):
+    category = "redirect refused"
+
+
+class ResponseTooLarge(RpcRefusal):
+    category = "response too large"
+
+
+def address_refusal(address: str) -> str | None:
+    """Why connecting to IP `address` is refused, or None when it is allowed."""
+    ip = ipaddress.ip_address(address.partition("%")[0])  # without an IPv6 zone
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if (ip.is_link_local or ip.is_unspecified or ip.is_multicast
+            or any(ip in network for network in _METADATA_NETWORKS)):
+        return "link-local or metadata address"
+    if not settings.RPC_ALLOW_PRIVATE and not ip.is_global:
+        return "private address, and RPC_ALLOW_PRIVATE is false"
+    return None
+
+
+def check_address(address: str) -> None:
+    reason = address_refusal(address)
+    if reason is not None:
+        raise AddressRefused(reason)
+
+
+def host_refusal(host: str) -> str | None:
+    """Why an RPC URL with this host cannot be saved, or None. No DNS lookup (a name may
+    not resolve yet, or resolve elsewhere later: connections are checked again); literal
+    addresses in every spelling the resolver takes (2852039166 is 169.254.169.254)."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host in _METADATA_NAMES:
+        return "a cloud metadata service"
+    if host == "localhost" or host.endswith(".localhost"):
+        return None if settings.RPC_ALLOW_PRIVATE else address_refusal("127.0.0.1")
+    try:
+        infos = socket.getaddrinfo(host, None, flags=socket.AI_NUMERICHOST)
+    except (socket.gaierror, UnicodeError, ValueError):
+        return None  # a name: checked when connecting
+    return next(filter(None, (address_refusal(info[4][0]) for info in infos)), None)
+
+
+# --- requests (the chain client, under web3) --------------------------------------------------
+
+
+class _CheckedPeer:
+    """Checks the addresses of the host before connecting, and the address the connection
+    reached before a byte is sent on it (the name may resolve elsewhere the second time)."""
+
+    def _new_conn(self):
+        for info in socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM):
+            check_address(info[4][0])
+        sock = super()._new_conn()
+        try:
+            check_address(sock.getpeername()[0])
+        except RpcRefusal:
+            sock.close()
+            raise
+        return sock
+
+
+class _CheckedHTTPConnection(_CheckedPeer, HTTPConnection):
+    pass
+
+
+class _CheckedHTTPSConnection(_CheckedPeer, HTTPSConnection):
+    pass
+
+
+class _CheckedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _CheckedHTTPConnection
+
+
+class _CheckedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _CheckedHTTPSConnection
+
+
+class RpcAdapter(HTTPAdapter):
+    """requests' adapter with the rules above: checked peers, no redirect, a capped body
+    read within the timeout (a server dripping a byte a second gets no longer)."""
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _CheckedHTTPPool,
+                                                   "https": _CheckedHTTPSPool}
+
+    def send(self, request, stream=False, timeout=None, **kwargs):
+        response = super().send(request, stream=True, timeout=timeout, **kwargs)
+        try:
+            if 300 <= response.status_code < 400:
+                raise RedirectRefused()
+            read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
+            response._content = _read_capped(response, read_timeout)
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+
+def _read_capped(response: requests.Response, seconds: float | None) -> bytes:
+    limit = settings.RPC_RESPONSE_MAX_BYTES
+    if _declared_length(response.headers.get("Content-Length")) > limit:
+        raise ResponseTooLarge()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    body = bytearray()
+    for chunk in response.iter_content(CHUNK_BYTES):
+        body += chunk
+        if len(body) > limit:
+            raise ResponseTooLarge()
+        if deadline is not None and time.monotonic() > deadline:
+            raise requests.Timeout("the answer took too long")
+    return bytes(body)
+
+
+def _declared_length(value: str | None) -> int:
+    try:
+        return int(value) if value else 0
+    except ValueError:
+        return 0
+
+
+def rpc_session() -> requests.Session:
+    session = requests.Session()
+    session.trust_env = False  # no environment proxy: the peer checked is the server
+    session.max_redirects = 0
+    adapter = RpcAdapter(max_retries=0)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+# --- aiohttp and websockets (the probes) ------------------------------------------------------
+
+
+class CheckedResolver(aiohttp.ThreadedResolver):
+    """Resolves as usual, then refuses a name with any refused address: aiohttp connects
+    only to the addresses its resolver gave."""
+
+    async def resolve(self, host, port=0, family=socket.AF_INET):
+        found = await super().resolve(host, port, family)
+        for entry in found:
+            check_address(entry["host"])
+        return found
+
+
+def check_literal_host(host: str | None) -> None:
+    """aiohttp does not ask its resolver about a literal address: checked here."""
+    try:
+        address = ipaddress.ip_address((host or "").strip("[]").partition("%")[0])
+    except ValueError:
+        return
+    check_address(str(address))
+
+
+async def resolve_checked(host: str, port: int) -> str:
+    """One checked address of `host`, to connect to that address and no other."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    for info in infos:
+        check_address(info[4][0])
+    return infos[0][4][0]
+
+
+async def read_capped(response: aiohttp.ClientResponse) -> bytes:
+    limit = settings.RPC_RESPONSE_MAX_BYTES
+    if (response.content_length or 0) > limit:
+        raise ResponseTooLarge()
+    body = bytearray()
+    async for chunk in response.content.iter_chunked(CHUNK_BYTES):
+        body += chunk
+        if len(body) > limit:
+            raise ResponseTooLarge()
+    return bytes(body)
