@@ -28,8 +28,10 @@ _RECORD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "a
 def _masked(value):
     if isinstance(value, str):
         return mask_secrets(value)
+    if isinstance(value, list | tuple):
+        return [_masked(item) for item in value]
     if isinstance(value, dict):
-        return {key: _masked(item) for key, item in value.items()}
+        return {name: _masked(item) for name, item in value.items()}
     return value
 
 
@@ -45,7 +47,7 @@ class MaskSecretsFilter(logging.Filter):
         if masked != message:
             record.msg, record.args = masked, None
         for name, value in vars(record).items():
-            if name not in _RECORD_ATTRIBUTES and isinstance(value, str | dict):
+            if name not in _RECORD_ATTRIBUTES and isinstance(value, str | dict | list | tuple):
                 setattr(record, name, _masked(value))
         return True
 
@@ -65,12 +67,3 @@ class MaskingJsonFormatter(JsonFormatter):
     def process_log_record(self, log_data):
         return {name: _masked(value) for name, value in super().process_log_record(log_data).items()}
 
-
-def _masked(value):
-    if isinstance(value, str):
-        return mask_secrets(value)
-    if isinstance(value, list | tuple):
-        return [_masked(item) for item in value]
-    if isinstance(value, dict):
-        return {name: _masked(item) for name, item in value.items()}
-    return value
