@@ -346,7 +346,7 @@ _JSON_NUMBER_MAX_BITS = 48
 
 
 # Data longer than this is kept raw, not decoded: its JSON would weigh on every row read.
-MAX_DECODED_DATA = 64 * 1024
+MAX_DECODED_DATA = 16 * 1024
 
 
 def escape_text(raw: bytes) -> str:
