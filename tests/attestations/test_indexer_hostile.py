@@ -17,7 +17,7 @@ from attestations.eas import deploy_eas
 from attestations.indexer import index_chain
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.schema import MAX_DECODED_DATA
-from tests.conftest import EasNode
+from tests.conftest import EasChain, EasNode
 from tests.factories import (
     ChainFactory,
     DeploymentFactory,
@@ -101,6 +101,28 @@ def onchain(eas_chain) -> Chain:
     return Chain(eas_chain)
 
 
+def own_chain(anvil_factory, chain_id: int) -> EasChain:
+    """A node of its own with the EAS contracts, registered as a chain: for tests that
+    would leave the session's node changed (its clock, hundreds of blocks)."""
+    anvil = anvil_factory(chain_id=chain_id)
+    w3 = Web3(Web3.HTTPProvider(anvil.url))
+    sender = w3.eth.accounts[0].lower()
+    contracts = deploy_eas(w3, sender=sender)
+    chain = ChainFactory(chain_id=chain_id, short_name=f"own{chain_id}", confirmations=1)
+    RpcEndpointFactory(chain=chain, url=anvil.url)
+    registry = DeploymentFactory(chain=chain, kind="schema_registry",
+                                 address=contracts.schema_registry,
+                                 start_block=contracts.schema_registry_block)
+    eas = DeploymentFactory(chain=chain, kind="eas", address=contracts.eas,
+                            start_block=contracts.eas_block)
+    return EasChain(EasNode(anvil, w3, contracts, sender), chain, registry, eas)
+
+
+@pytest.fixture
+def hostile_chain(anvil_factory, db) -> Chain:
+    return Chain(own_chain(anvil_factory, 31339))
+
+
 def verifies(api, chain: Chain) -> bool:
     """An ordinary attestation of a new document, made now, verifies through the API."""
     n = 10**6 + next(chain.documents)
@@ -140,8 +162,10 @@ hostile_data = st.one_of(
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(schema=hostile_schema, data=hostile_data, expires=expiration)
-def test_no_schema_or_attestation_stops_the_indexer(api, onchain, schema, data, expires):
+def test_no_schema_or_attestation_stops_the_indexer(api, hostile_chain, schema, data,
+                                                    expires):
     # The examples share the chain and the database: each adds to what came before.
+    onchain = hostile_chain
     attest(onchain.node, onchain.schema(schema), data, expiration_time=expires)
     attest(onchain.node, onchain.schema(NOTE_SCHEMA.encode()), data, expiration_time=expires)
 
@@ -238,33 +262,24 @@ def test_an_attestation_under_a_schema_not_indexed_says_so(api, eas_chain, oncha
 
 def test_a_record_that_cannot_be_stored_is_skipped_on_the_cursor_and_indexing_goes_on(
         anvil_factory, api, site):
-    # A chain whose clock is past 9999 (its own node: the session's keeps its time): the
-    # attestation's time fits no datetime. Block times are the chain's, not a stranger's,
-    # but no record may stop the chain.
-    anvil = anvil_factory(chain_id=31338)
-    w3 = Web3(Web3.HTTPProvider(anvil.url))
-    sender = w3.eth.accounts[0].lower()
-    contracts = deploy_eas(w3, sender=sender)
-    chain = ChainFactory(chain_id=31338, short_name="future", confirmations=1)
-    RpcEndpointFactory(chain=chain, url=anvil.url)
-    DeploymentFactory(chain=chain, kind="schema_registry", address=contracts.schema_registry,
-                      start_block=contracts.schema_registry_block)
-    eas = DeploymentFactory(chain=chain, kind="eas", address=contracts.eas,
-                            start_block=contracts.eas_block)
-    schema_uid = eas_contracts.register_schema(w3, contracts.schema_registry, DOCUMENT_SCHEMA,
-                                               sender=sender)
-    node = EasNode(anvil, w3, contracts, sender)
+    # A chain whose clock is past 9999 (a node of its own: the session's keeps its time):
+    # the attestation's time fits no datetime. Block times are the chain's, not a
+    # stranger's, but no record may stop the chain.
+    own = own_chain(anvil_factory, 31338)
+    node, w3, chain = own.node, own.node.w3, own.chain
+    schema_uid = eas_contracts.register_schema(w3, node.deployment.schema_registry,
+                                               DOCUMENT_SCHEMA, sender=node.sender)
     now = w3.eth.get_block("latest")["timestamp"]
-    anvil.rpc("evm_setNextBlockTimestamp", [YEAR_10000])
+    node.anvil.rpc("evm_setNextBlockTimestamp", [YEAR_10000])
     future = attest(node, schema_uid, document(1))
-    anvil.rpc("evm_setTime", [now + 60])  # back to now: anvil lets a clock go back
+    node.anvil.rpc("evm_setTime", [now + 60])  # back to now: anvil lets a clock go back
     later = attest(node, schema_uid, document(2))
-    anvil.mine()
+    node.anvil.mine()
 
     report = index_chain(chain)
 
     assert report.ok, report.as_dict()
-    cursor = IndexCursor.objects.get(deployment=eas)
+    cursor = IndexCursor.objects.get(deployment=own.eas)
     assert cursor.next_block == w3.eth.block_number + 1 and cursor.last_error == ""
     (skipped,) = cursor.skipped
     receipt = w3.eth.get_transaction_receipt(
