@@ -6,6 +6,7 @@ import itertools
 
 import eth_abi
 import pytest
+from django.db import DataError, connection
 from django.urls import reverse
 from eth_utils import keccak
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,7 @@ from web3 import Web3
 
 from attestations import eas as eas_contracts
 from attestations.eas import deploy_eas
-from attestations.indexer import index_chain
+from attestations.indexer import index_chain, store
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.schema import MAX_DECODED_DATA
 from tests.conftest import EasChain, EasNode
@@ -292,3 +293,33 @@ def test_a_record_that_cannot_be_stored_is_skipped_on_the_cursor_and_indexing_go
     assert page.status_code == 200 and future.encode() in page.content
     listing = site.get(reverse("admin:attestations_indexcursor_changelist"))
     assert listing.status_code == 200
+
+
+def test_a_row_the_database_refuses_is_skipped_and_the_others_of_its_range_are_stored(
+        onchain, monkeypatch):
+    # No value known today makes the database refuse a row (that is what the rest of this
+    # file checks); should one appear, the batch is written row by row and only it skipped.
+    schema_uid = onchain.schema(DOCUMENT_SCHEMA.encode())
+    refused = attest(onchain.node, schema_uid, document(8))
+    stored = attest(onchain.node, schema_uid, document(9))
+    real_upsert = store.upsert
+
+    def upsert(model, rows, **kwargs):
+        if any(row.get("uid") == refused for row in rows):
+            # A real refusal on PostgreSQL (its transaction then needs the savepoint's
+            # rollback); SQLite casts 'x' to 0 without a word, so it is said here.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT CAST('x' AS INTEGER)")
+            raise DataError("refused")
+        return real_upsert(model, rows, **kwargs)
+
+    monkeypatch.setattr(store, "upsert", upsert)
+    onchain.settle()
+
+    assert Attestation.objects.filter(uid=stored).exists()
+    assert not Attestation.objects.filter(uid=refused).exists()
+    cursor = IndexCursor.objects.get(deployment__kind="eas", chain=onchain.chain)
+    (skipped,) = cursor.skipped
+    assert skipped["uid"] == refused and skipped["reason"].startswith("DataError")
+    assert cursor.last_error == "" and cursor.next_block == onchain.node.w3.eth.block_number + 1
+    assert Schema.objects.get(uid=schema_uid).attestation_count == 1
