@@ -125,30 +125,30 @@ class Slot(Expression):
 # The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
 # compiled once per process and backend with a Slot for each request's value (and
 # PostgreSQL plans it once per connection: config/db.py).
-_SLOTS = {"document_hash": Slot("document_hash", CharField()),
-          "chain_id": Slot("chain_id", IntegerField()),
-          "now": Slot("now", DateTimeField())}
+_SLOTS = (Slot("document_hash", CharField()), Slot("chain_id", IntegerField()),
+          Slot("now", DateTimeField()))
 
 
 @lru_cache(maxsize=4)
-def _compiled(vendor: str, narrowed: bool) -> tuple[str, tuple, tuple[tuple[int, str], ...]]:
-    """The SQL, its constant parameters, and (position, slot name) of each request's value."""
-    query = verification_query(_SLOTS["document_hash"], now=_SLOTS["now"],
-                               chain_id=_SLOTS["chain_id"] if narrowed else None)
+def _compiled(vendor: str, narrowed: bool) -> tuple[str, tuple, tuple[tuple[int, int], ...]]:
+    """The SQL, its constant parameters, and (position, index in _SLOTS) of each request's
+    value."""
+    document_hash, chain_id, now = _SLOTS
+    query = verification_query(document_hash, now=now, chain_id=chain_id if narrowed else None)
     sql, params = query.query.sql_with_params()
-    places = tuple((i, p.name) for i, p in enumerate(params) if isinstance(p, Slot))
+    order = [slot.name for slot in _SLOTS]
+    places = tuple((i, order.index(p.name)) for i, p in enumerate(params) if isinstance(p, Slot))
     return sql, params, places
 
 
 def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
     db = connections[DEFAULT_DB_ALIAS]
     sql, params, places = _compiled(db.vendor, chain_id is not None)
-    # As DateTimeField prepares a time for the backend (PostgreSQL: as is; SQLite: text).
-    values = {"document_hash": document_hash, "chain_id": chain_id,
-              "now": db.ops.adapt_datetimefield_value(now)}
+    # `now` as DateTimeField prepares it for the backend (PostgreSQL: as is; SQLite: text).
+    values = (document_hash, chain_id, db.ops.adapt_datetimefield_value(now))
     params = list(params)
-    for i, name in places:
-        params[i] = values[name]
+    for i, slot in places:
+        params[i] = values[slot]
     return run_hot(sql, params, fetch=True)
 
 
