@@ -18,7 +18,7 @@ from attestations.eas import deploy_eas
 from attestations.indexer import index_chain, store
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.schema import MAX_DECODED_DATA
-from tests.conftest import EasChain, EasNode
+from tests.conftest import EasChain, EasNode, make_key
 from tests.factories import (
     ChainFactory,
     DeploymentFactory,
@@ -202,6 +202,21 @@ def test_an_expiration_beyond_year_9999_is_shown_as_its_integer_and_never_expire
                           format="json").json()
         assert (answer["verified"], answer["attestationId"]) == (True, uid)
     assert Attestation.objects.get(uid=never).expiration_time_raw == str(NEVER)
+    conforms_to_the_openapi_schema(f"/attestations/{never}")
+
+
+def conforms_to_the_openapi_schema(path: str) -> None:
+    """The response to GET `path` is what /v1/openapi.json says it is (schemathesis)."""
+    from schemathesis.checks import response_schema_conformance
+
+    from tests.test_fuzz import _connections_kept
+    from tests.test_fuzz import schema as openapi
+
+    template = "/attestations/{uid}" if path.startswith("/attestations") else "/schemas/{uid}"
+    case = openapi[template]["GET"].Case(path_parameters={"uid": path.rsplit("/", 1)[1]})
+    with _connections_kept():
+        case.call_and_validate(headers={"X-API-Key": make_key("api")},
+                               checks=[response_schema_conformance])
 
 
 def test_a_nul_and_bytes_that_are_not_utf8_in_a_string_are_shown_escaped(api, onchain):
@@ -231,6 +246,8 @@ def test_a_schema_string_with_a_nul_or_bytes_that_are_not_utf8_keeps_its_bytes(a
     assert attestation["decoded"] is None
     assert attestation["decodeError"].startswith("The schema string does not parse")
     assert get(api, f"/schemas/{ordinary}")["rawSchema"] is None
+    conforms_to_the_openapi_schema(f"/schemas/{with_nul}")
+    conforms_to_the_openapi_schema(f"/attestations/{uid}")
 
 
 @pytest.mark.parametrize(("schema", "data", "error"), [
