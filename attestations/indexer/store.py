@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 import psycopg
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
@@ -68,7 +68,7 @@ def upsert(model, rows: list[dict], *, unique: list[str], update: list[str],
     connection.ensure_connection()
     # A server-side-binding cursor with binary parameters: Django's client-side binding would
     # render each array into the SQL text, value by value.
-    # (Its errors as Django's: DataError, IntegrityError, which _upsert_or_skip catches.)
+    # (Its errors as Django's: DataError, IntegrityError, which _upsert_or_skip tells apart.)
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params)
         return {value for value, inserted in cursor.fetchall() if inserted}
@@ -128,20 +128,27 @@ def _skipped(row_or_event, uid: str, exc: Exception) -> dict:
 _RECORD_ERRORS = (ValueError, ArithmeticError, RecursionError)
 
 
+# What a database says of a value it refuses. Not OperationalError and the like: a database
+# that is down must stop the run (the range is read again), not skip what it could not write.
+_REFUSALS = (DataError, IntegrityError)
+
+
 def _upsert_or_skip(model, rows: dict, skipped: list[dict], **kwargs) -> tuple[dict, set | None]:
     """upsert() the rows ({key: row}); when the database refuses the batch, row by row, each
     refused one skipped. Returns the rows stored and upsert()'s answer for them."""
+    if not rows:
+        return rows, set()
     try:
         with transaction.atomic():
             return rows, upsert(model, list(rows.values()), **kwargs)
-    except DatabaseError:
+    except _REFUSALS:
         pass
     stored, inserted = {}, None if connection.vendor != "postgresql" else set()
     for key, row in rows.items():
         try:
             with transaction.atomic():
                 answer = upsert(model, [row], **kwargs)
-        except DatabaseError as exc:
+        except _REFUSALS as exc:
             skipped.append(_skipped(row, row.get("uid", row.get("data", "")), exc))
             continue
         stored[key] = row
