@@ -2,6 +2,15 @@
 
 from django.db import migrations, models
 
+# Attestations indexed earlier without decoded data say so, with no reason known; a re-index
+# from block (Django admin, Index cursors) decodes them again and records why not.
+EARLIER = "Not decoded when indexed, before reasons were recorded: re-index to know why."
+
+
+def explain_earlier(apps, schema_editor):
+    Attestation = apps.get_model("attestations", "Attestation")
+    Attestation.objects.filter(decoded__isnull=True).update(decode_error=EARLIER)
+
 
 class Migration(migrations.Migration):
 
@@ -35,4 +44,5 @@ class Migration(migrations.Migration):
             name='schema',
             field=models.TextField(help_text='The EAS schema string, as registered (escaped where raw_schema is set).'),
         ),
+        migrations.RunPython(explain_earlier, migrations.RunPython.noop),
     ]
