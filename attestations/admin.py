@@ -6,6 +6,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.db import transaction
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from attestations.models import Attestation, IndexCursor, Schema
 
@@ -42,10 +44,15 @@ class SchemaAdmin(ReadOnlyAdmin):
                     "revocable", "block_number"]
     list_filter = ["chain", "revocable"]
     search_fields = ["=uid", "schema"]
-    readonly_fields = ["uid", "chain", "deployment", "schema", "fields", "parse_error",
-                       "resolver", "revocable", "registerer", "attestation_count", "tx_hash",
-                       "block_number", "block_hash", "log_index", "indexed_at"]
+    readonly_fields = ["uid", "chain", "deployment", "schema", "raw_schema_hex", "fields",
+                       "parse_error", "resolver", "revocable", "registerer",
+                       "attestation_count", "tx_hash", "block_number", "block_hash",
+                       "log_index", "indexed_at"]
     fields = ["document_hash_field", *readonly_fields]
+
+    @admin.display(description="raw schema (hex, when the schema string is escaped)")
+    def raw_schema_hex(self, obj):
+        return "" if obj.raw_schema is None else "0x" + bytes(obj.raw_schema).hex()
 
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
@@ -92,12 +99,12 @@ class IndexCursorAdmin(ReadOnlyAdmin):
     actions = ["reindex_from_block"]
     list_display = ["deployment", "chain", "kind", "next_block", "head_block", "lag",
                     "range_size", "last_run_at", "last_success_at", "short_error", "reorgs",
-                    "reindex_from_block"]
+                    "skipped_records", "reindex_from_block"]
     list_filter = ["chain", "deployment__kind"]
     list_select_related = ["deployment__contract_version__contract_name", "chain"]
     readonly_fields = ["deployment", "chain", "next_block", "head_block", "lag", "range_size",
                        "last_run_at", "last_success_at", "last_error", "last_error_at",
-                       "reorgs", "reindex_from_block", "recent_blocks"]
+                       "reorgs", "reindex_from_block", "skipped_list", "recent_blocks"]
 
     @admin.display(description="kind")
     def kind(self, obj):
@@ -106,6 +113,17 @@ class IndexCursorAdmin(ReadOnlyAdmin):
     @admin.display(description="lag (blocks)")
     def lag(self, obj):
         return obj.lag
+
+    @admin.display(description="skipped")
+    def skipped_records(self, obj):
+        return len(obj.skipped)
+
+    @admin.display(description="skipped records (block, log, transaction, uid: reason)")
+    def skipped_list(self, obj):
+        return format_html_join(
+            mark_safe("<br>"), "{} #{} {} {}: {}",
+            ((s["block"], s["logIndex"], s["txHash"], s["uid"] or "-", s["reason"])
+             for s in reversed(obj.skipped))) or "none"
 
     @admin.display(description="last error")
     def short_error(self, obj):

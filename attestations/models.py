@@ -55,7 +55,12 @@ class Schema(OnChainRecord):
     """A schema registered in a SchemaRegistry."""
 
     uid = models.CharField(max_length=66)
-    schema = models.TextField(help_text="The EAS schema string, as registered.")
+    schema = models.TextField(help_text="The EAS schema string, as registered (escaped where "
+                              "raw_schema is set).")
+    # Only when `schema` is not the registered bytes verbatim: they hold a NUL (which
+    # PostgreSQL's text cannot) or are not UTF-8, and `schema` escapes them (escape_text).
+    raw_schema = models.BinaryField(null=True, blank=True,
+                                    help_text="The schema string's bytes, when escaped.")
     fields = models.JSONField(default=list, help_text="Parsed fields [{name, type}]; empty "
                               "when the string does not parse.")
     parse_error = models.TextField(blank=True)
@@ -114,6 +119,13 @@ class Attestation(OnChainRecord):
     ref_uid = models.CharField(max_length=66)
     time = models.DateTimeField(help_text="When the chain says it was attested.")
     expiration_time = models.DateTimeField(null=True, blank=True)
+    # EAS takes any uint64; a datetime ends with 9999-12-31. Beyond it the integer is kept
+    # here (decimal digits: PostgreSQL's bigint stops at 2**63-1, and SQLite's NUMERIC
+    # would round it) and expiration_time is NULL, which verification reads as "never
+    # expires", as its index reads it: the hot query stays as it was.
+    expiration_time_raw = models.CharField(
+        max_length=20, blank=True,
+        help_text="The expirationTime in seconds, when it is beyond 9999-12-31.")
     revocation_time = models.DateTimeField(null=True, blank=True)
     # The block of the Revoked event: a reorganisation that removes that block undoes the
     # revocation, while the attestation (from an earlier block) stays.
@@ -121,6 +133,7 @@ class Attestation(OnChainRecord):
     revocable = models.BooleanField()
     data = models.BinaryField()
     decoded = models.JSONField(null=True, blank=True)
+    decode_error = models.TextField(blank=True, help_text="Why `decoded` is null, if it is.")
     document_hash = models.CharField(max_length=66, null=True, blank=True)
 
     class Meta:
@@ -209,6 +222,12 @@ class IndexCursor(models.Model):
     # Set by an administrator ("re-index from block"); the next run, under the chain's lock,
     # rolls back to it and clears it.
     reindex_from_block = models.PositiveBigIntegerField(null=True, blank=True)
+    # Records that could not be stored, so that nothing a stranger writes on the chain can
+    # stop its indexer: the latest SKIPPED_KEPT, each {block, logIndex, txHash, uid, reason}.
+    skipped = models.JSONField(default=list, blank=True,
+                               help_text="Records the indexer could not store, and why.")
+
+    SKIPPED_KEPT = 500
 
     class Meta:
         ordering = ["chain_id", "deployment_id"]

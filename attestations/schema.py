@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 import eth_abi
+import eth_abi.grammar
 
 from registry.validators import InvalidHex, normalize_address
 
@@ -55,9 +56,17 @@ class Field:
     @property
     def type(self) -> str:
         """The canonical ABI type, as eth_abi and Solidity signatures write it."""
+        return self.abi_type()
+
+    def abi_type(self, *, strings_as_bytes: bool = False) -> str:
+        """The ABI type; `strings_as_bytes` reads `string` as `bytes` (the same encoding),
+        for decoding strings that are not valid UTF-8."""
         base = self.base
         if base == "tuple":
-            base = "(" + ",".join(c.type for c in self.components) + ")"
+            base = "(" + ",".join(c.abi_type(strings_as_bytes=strings_as_bytes)
+                                  for c in self.components) + ")"
+        elif base == "string" and strings_as_bytes:
+            base = "bytes"
         return base + "".join("[]" if d is None else f"[{d}]" for d in self.dims)
 
     def as_dict(self) -> dict:
@@ -336,14 +345,91 @@ def check(schema: str, data: dict | None = None) -> SchemaCheck:
 _JSON_NUMBER_MAX_BITS = 48
 
 
+# Data longer than this is kept raw, not decoded: its JSON would weigh on every row read.
+MAX_DECODED_DATA = 16 * 1024
+
+
+def escape_text(raw: bytes) -> str:
+    """Text the chain holds as it can be stored and shown: UTF-8, with each byte that is not
+    valid UTF-8 and each NUL (which PostgreSQL's text and jsonb cannot hold) written \\xNN.
+    Lossy where the text holds a backslash itself: the raw bytes are kept beside it."""
+    return raw.decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
+
+
 def decode(fields: list[Field], data: bytes) -> dict:
     """ABI-decoded `data` as JSON: {name: value}; bytes and addresses as 0x-hex, wide
-    integers as decimal strings. Raises ValueError when the data does not fit the schema."""
+    integers as decimal strings, strings escaped (escape_text). Raises ValueError when the
+    data does not fit the schema, is longer than MAX_DECODED_DATA, or is not laid out as
+    abi.encode lays it out (offsets that share their data would multiply its size)."""
+    if len(data) > MAX_DECODED_DATA:
+        raise ValueError(f"The data is {len(data)} bytes: longer than the "
+                         f"{MAX_DECODED_DATA} that are decoded.")
+    types = [f.abi_type(strings_as_bytes=True) for f in fields]
     try:
-        values = eth_abi.decode([f.type for f in fields], data)
+        _check_layout(types, data)
+        values = eth_abi.decode(types, data)
     except Exception as exc:  # eth_abi raises several unrelated types for bad input
         raise ValueError(f"The data does not decode with the schema: {exc}") from None
     return {f.name: _json_value(f, f.dims, v) for f, v in zip(fields, values)}
+
+
+def _check_layout(types: list[str], data: bytes) -> None:
+    """Walk the offsets and lengths of the encoding, without decoding values, and refuse
+    one that holds more items than its words: abi.encode gives each item a word of its own,
+    while offsets that point at the same data (which eth_abi follows) could make a few
+    kilobytes decode into millions of items."""
+    budget = [len(data) // 32 + 1]
+
+    def spend(items: int) -> None:
+        budget[0] -= items
+        if budget[0] < 0:
+            raise ValueError("its offsets reuse data: it holds more items than it has words")
+
+    def word(at: int) -> int:
+        if at < 0 or at + 32 > len(data):
+            raise ValueError("an offset or a length points outside the data")
+        return int.from_bytes(data[at:at + 32], "big")
+
+    def walk(abi_type, at: int) -> None:
+        if not abi_type.is_dynamic:
+            spend(1)
+            return
+        if abi_type.is_array:
+            item = abi_type.item_type
+            if abi_type.is_dynamic and not abi_type.arrlist[-1]:  # T[]: a length first
+                length, at = word(at), at + 32
+                spend(1)
+            else:
+                length = abi_type.arrlist[-1][0]
+            spend(length)
+            if item.is_dynamic:
+                for i in range(length):
+                    walk(item, at + word(at + 32 * i))
+            return
+        if isinstance(abi_type, eth_abi.grammar.TupleType):
+            walk_record(abi_type.components, at)
+            return
+        spend(1 + word(at) // 32)  # bytes, string: a length, then the bytes
+
+    def walk_record(components, at: int) -> None:
+        head = at
+        for component in components:
+            if component.is_dynamic:
+                walk(component, at + word(head))
+                head += 32
+            else:
+                spend(1)
+                head += _static_size(component)
+
+    walk_record([eth_abi.grammar.parse(t) for t in types], 0)
+
+
+def _static_size(abi_type) -> int:
+    if abi_type.is_array:
+        return abi_type.arrlist[-1][0] * _static_size(abi_type.item_type)
+    if isinstance(abi_type, eth_abi.grammar.TupleType):
+        return sum(_static_size(c) for c in abi_type.components)
+    return 32
 
 
 def _json_value(f: Field, dims: tuple, value):
@@ -353,7 +439,9 @@ def _json_value(f: Field, dims: tuple, value):
         return {c.name: _json_value(c, c.dims, v) for c, v in zip(f.components, value)}
     if f.base == "address":
         return value.lower()
-    if f.base == "bool" or f.base == "string":
+    if f.base == "string":
+        return escape_text(value)
+    if f.base == "bool":
         return value
     if f.base.startswith("bytes"):
         return "0x" + bytes(value).hex()

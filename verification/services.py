@@ -14,10 +14,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import (
     BooleanField,
+    CharField,
+    DateTimeField,
+    Expression,
     ExpressionWrapper,
     F,
+    IntegerField,
     OuterRef,
     Q,
     Subquery,
@@ -107,30 +112,46 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
     )
 
 
+class Slot(Expression):
+    """A parameter filled per request: it compiles to one placeholder whose parameter is
+    the Slot itself, so its positions are known by identity, whatever the backend does to
+    values (SQLite gets times as text; matching by value missed them there)."""
+
+    def __init__(self, name: str, output_field):
+        super().__init__(output_field=output_field)
+        self.name = name
+
+    def as_sql(self, compiler, connection):
+        return "%s", [self]
+
+
 # The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
-# compiled once per process with stand-in values, whose places each request fills with its
-# own (and PostgreSQL plans it once per connection: config/db.py).
-_STAND_INS = {"document_hash": "0x" + "5" * 64, "chain_id": -31337,
-              "now": datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC)}
+# compiled once per process and backend with a Slot for each request's value (and
+# PostgreSQL plans it once per connection: config/db.py).
+_SLOTS = (Slot("document_hash", CharField()), Slot("chain_id", IntegerField()),
+          Slot("now", DateTimeField()))
 
 
-@lru_cache(maxsize=2)
-def _compiled(narrowed: bool) -> tuple[str, tuple, dict[str, list[int]]]:
-    """The SQL, its parameters, and where each stand-in sits among them."""
-    query = verification_query(_STAND_INS["document_hash"], now=_STAND_INS["now"],
-                               chain_id=_STAND_INS["chain_id"] if narrowed else None)
+@lru_cache(maxsize=4)
+def _compiled(vendor: str, narrowed: bool) -> tuple[str, tuple, tuple[tuple[int, int], ...]]:
+    """The SQL, its constant parameters, and (position, index in _SLOTS) of each request's
+    value."""
+    document_hash, chain_id, now = _SLOTS
+    query = verification_query(document_hash, now=now, chain_id=chain_id if narrowed else None)
     sql, params = query.query.sql_with_params()
-    places = {name: [i for i, param in enumerate(params) if isinstance(param, type(value))
-                     and param == value] for name, value in _STAND_INS.items()}
+    order = [slot.name for slot in _SLOTS]
+    places = tuple((i, order.index(p.name)) for i, p in enumerate(params) if isinstance(p, Slot))
     return sql, params, places
 
 
 def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
-    sql, params, places = _compiled(chain_id is not None)
+    db = connections[DEFAULT_DB_ALIAS]
+    sql, params, places = _compiled(db.vendor, chain_id is not None)
+    # `now` as DateTimeField prepares it for the backend (PostgreSQL: as is; SQLite: text).
+    values = (document_hash, chain_id, db.ops.adapt_datetimefield_value(now))
     params = list(params)
-    for name, value in (("document_hash", document_hash), ("chain_id", chain_id), ("now", now)):
-        for i in places[name]:
-            params[i] = value
+    for i, slot in places:
+        params[i] = values[slot]
     return run_hot(sql, params, fetch=True)
 
 

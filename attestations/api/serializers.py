@@ -122,6 +122,27 @@ class HexBytesField(serializers.Field):
         return "0x" + bytes(value).hex()
 
 
+@extend_schema_field({
+    "oneOf": [{"type": "string", "format": "date-time"},
+              {"type": "integer", "minimum": 253402300800, "maximum": 2**64 - 1,
+               "description": "Seconds since 1970, beyond 9999-12-31."}],
+    "nullable": True, "example": "2027-11-21T10:00:00Z",
+})
+class ExpirationTimeField(serializers.DateTimeField):
+    """The expirationTime as attested: a date-time, or (beyond 9999-12-31, which EAS takes as
+    a uint64 like any other) the integer of seconds; null when it never expires."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, attestation):
+        if attestation.expiration_time_raw:
+            return int(attestation.expiration_time_raw)
+        if attestation.expiration_time is None:
+            return None
+        return super().to_representation(attestation.expiration_time)
+
+
 class OnChainFieldsMixin(serializers.Serializer):
     chain_id = serializers.IntegerField()
     tx_hash = serializers.CharField(help_text="The transaction that emitted the record's event.")
@@ -132,6 +153,12 @@ class OnChainFieldsMixin(serializers.Serializer):
 
 
 class PublicSchemaSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+    schema = serializers.CharField(
+        help_text="The schema string as registered; where it holds a NUL or bytes that are "
+        "not UTF-8, they are written `\\xNN` (its bytes are then in `rawSchema`).")
+    raw_schema = HexBytesField(
+        allow_null=True, help_text="The schema string's bytes as registered (0x-hex) when "
+        "`schema` escapes some of them; else null.")
     fields = serializers.ListField(
         child=serializers.DictField(),
         help_text="Parsed fields [{name, type, components?}], as `POST /schemas/validate` "
@@ -143,7 +170,8 @@ class PublicSchemaSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = Schema
         fields = [
-            "uid", "chain_id", "schema", "fields", "resolver", "revocable", "attestation_count",
+            "uid", "chain_id", "schema", "raw_schema", "fields", "resolver", "revocable",
+            "attestation_count",
             "document_hash_field", "registerer", "tx_hash", "block_number", "confirmations",
         ]
 
@@ -157,9 +185,18 @@ class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
     schema_id = serializers.CharField(source="schema_uid")
     revoked = serializers.BooleanField(help_text="Whether it has a revocation time.")
     data = HexBytesField(help_text="The attestation data as attested (ABI-encoded).")
+    expiration_time = ExpirationTimeField(
+        help_text="The expirationTime as attested: a date-time; an integer of seconds when it "
+        "is beyond 9999-12-31 (verification counts it as never expiring); null: never "
+        "expires.")
     decoded = serializers.DictField(
-        allow_null=True, help_text="The data decoded by its schema, keyed by field name; null "
-        "when the schema is unknown or the data does not decode.")
+        allow_null=True, help_text="The data decoded by its schema, keyed by field name "
+        "(strings with a NUL or bytes that are not UTF-8 have them written `\\xNN`; `data` "
+        "is the source of truth); null when it is not decoded, `decodeError` says why.")
+    decode_error = serializers.CharField(
+        allow_null=True, help_text="Why `decoded` is null: the schema is not indexed (yet), "
+        "does not parse, or the data does not decode with it (or is too long to); null when "
+        "decoded.")
     document_hash = serializers.CharField(
         allow_null=True, help_text="The document hash, when the schema has one.")
 
@@ -168,5 +205,10 @@ class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
         fields = [
             "uid", "chain_id", "schema_id", "attester", "recipient", "ref_uid", "time",
             "expiration_time", "revocation_time", "revocable", "revoked", "data", "decoded",
-            "document_hash", "tx_hash", "block_number", "confirmations",
+            "decode_error", "document_hash", "tx_hash", "block_number", "confirmations",
         ]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["decode_error"] = data["decode_error"] or None
+        return data

@@ -207,7 +207,8 @@ def _roll_back(cursor, from_block, report, *, reorg) -> None:
 def _record_error(cursor: IndexCursor, error: str, **changes) -> None:
     now = timezone.now()
     IndexCursor.objects.filter(pk=cursor.pk).update(
-        last_run_at=now, last_error=error[:2000], last_error_at=now, **changes)
+        last_run_at=now, last_error=error[:2000].replace("\x00", "\\x00"), last_error_at=now,
+        **changes)
 
 
 def _describe(exc: Exception) -> str:

@@ -30,6 +30,10 @@ REGISTERED_OLD = _topic("Registered(bytes32,address)")
 EAS_TOPICS = [ATTESTED, REVOKED, TIMESTAMPED, REVOKED_OFFCHAIN]
 REGISTRY_TOPICS = [REGISTERED, REGISTERED_OLD]
 
+# A SchemaRecord (uid, resolver, revocable, schema), its string read as the bytes it is
+# (the same encoding): the registry takes any bytes, UTF-8 or not (the store escapes them).
+SCHEMA_RECORD = "(bytes32,address,bool,bytes)"
+
 GET_ATTESTATION = "0x" + keccak(text="getAttestation(bytes32)")[:4].hex()
 GET_SCHEMA = "0x" + keccak(text="getSchema(bytes32)")[:4].hex()
 
@@ -57,7 +61,7 @@ class Event:
     address: str = ""  # attester, revoker or registerer
     data: str = ""  # Timestamped / RevokedOffchain: the bytes32
     timestamp: int = 0
-    # Registered (new shape): (resolver, revocable, schema); None for the old shape.
+    # Registered (new shape): (resolver, revocable, schema as bytes); None for the old shape.
     schema_record: tuple | None = None
 
 
@@ -95,7 +99,7 @@ def decode_log(log: dict) -> Event | None:
             if len(topics) != 3:
                 raise MalformedLog("Registered needs 3 topics")
             ((_, resolver, revocable, schema),) = eth_abi.decode(
-                ["(bytes32,address,bool,string)"], bytes.fromhex(data))
+                [SCHEMA_RECORD], bytes.fromhex(data))
             return Event("registered", position, uid=topics[1],
                          address=_word_address(topics[2]),
                          schema_record=(resolver.lower(), revocable, schema))
@@ -159,8 +163,7 @@ def decode_attestation(raw: bytes) -> OnChainAttestation:
     )
 
 
-def decode_schema_record(raw: bytes) -> tuple[str, str, bool, str]:
-    """getSchema(uid)'s answer: (uid, resolver, revocable, schema)."""
-    ((uid, resolver, revocable, schema),) = eth_abi.decode(
-        ["(bytes32,address,bool,string)"], raw)
+def decode_schema_record(raw: bytes) -> tuple[str, str, bool, bytes]:
+    """getSchema(uid)'s answer: (uid, resolver, revocable, schema as bytes)."""
+    ((uid, resolver, revocable, schema),) = eth_abi.decode([SCHEMA_RECORD], raw)
     return "0x" + uid.hex(), resolver.lower(), revocable, schema

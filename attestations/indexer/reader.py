@@ -36,6 +36,14 @@ class RangeRead:
     offchain_revocations: list[Event] = field(default_factory=list)
     # Block hashes seen in this range (the logs' blocks and its last block), for reorg checks.
     block_hashes: dict[int, str] = field(default_factory=dict)
+    # Logs that could not be read, as IndexCursor.skipped records them.
+    skipped: list[dict] = field(default_factory=list)
+
+
+def skipped_record(block: int, log_index: int, tx_hash: str, uid: str, reason: str) -> dict:
+    """An entry of IndexCursor.skipped."""
+    return {"block": block, "logIndex": log_index, "txHash": tx_hash, "uid": uid,
+            "reason": reason[:500].replace("\x00", "\\x00")}  # jsonb holds no NUL
 
 
 def topics_for(deployment: Deployment) -> list[str]:
@@ -63,6 +71,9 @@ def read_range(w3: Web3, deployment: Deployment, start: int, end: int) -> RangeR
         except events.MalformedLog as exc:
             logger.warning("Skipping a malformed log of %s at block %s: %s", deployment,
                            int(log["blockNumber"], 16), exc)
+            read.skipped.append(skipped_record(
+                int(log["blockNumber"], 16), int(log["logIndex"], 16),
+                log["transactionHash"].lower(), "", f"malformed log: {exc}"))
             continue
         if event is not None:
             decoded.append(event)

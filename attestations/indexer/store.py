@@ -1,25 +1,36 @@
 """Writing what a range held, and rolling a deployment back: each one transaction, with the
 cursor moved in it, so a crash loses nothing and a re-run duplicates nothing (rows are upserts
-keyed like the chain keys them: (chain, uid))."""
+keyed like the chain keys them: (chain, uid)).
+
+Anyone can write anything on a chain: every value EAS allows is stored (times beyond a
+datetime as integers, text PostgreSQL cannot hold escaped, data that does not decode kept
+raw with the reason), and a record that still cannot be stored is skipped, with its reason
+on the cursor (IndexCursor.skipped): no record stops a chain's indexing.
+"""
 
 import json
+import logging
 from collections import Counter
 from datetime import UTC, datetime
 from functools import lru_cache
 
 import psycopg
-from django.db import connection, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
 from attestations import schema as grammar
-from attestations.indexer.reader import RangeRead
+from attestations.indexer.reader import RangeRead, skipped_record
 from attestations.models import Attestation, IndexCursor, OffchainRevocation, Schema, Timestamp
+
+logger = logging.getLogger(__name__)
 
 _POSITION = ["deployment_id", "tx_hash", "block_number", "block_hash", "log_index"]
 _ATTESTATION_FIELDS = [*_POSITION, "schema_uid", "schema_id", "attester", "recipient",
-                       "ref_uid", "time", "expiration_time", "revocable", "data", "decoded",
-                       "document_hash"]
+                       "ref_uid", "time", "expiration_time", "expiration_time_raw",
+                       "revocable", "data", "decoded", "decode_error", "document_hash"]
+# The last second a datetime holds (9999-12-31T23:59:59Z); EAS times are any uint64.
+MAX_DATETIME_SECONDS = 253402300799
 _BULK = 2000
 
 
@@ -57,13 +68,29 @@ def upsert(model, rows: list[dict], *, unique: list[str], update: list[str],
     connection.ensure_connection()
     # A server-side-binding cursor with binary parameters: Django's client-side binding would
     # render each array into the SQL text, value by value.
-    with psycopg.Cursor(connection.connection) as cursor:
+    # (Its errors as Django's: DataError, IntegrityError, which _upsert_or_skip tells apart.)
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params)
         return {value for value, inserted in cursor.fetchall() if inserted}
 
 
+class Unstorable(ValueError):
+    """A record the database cannot hold: it is skipped, with this reason."""
+
+
 def _time(seconds: int) -> datetime | None:
+    """A block's time (attested, revoked, timestamped): the chain's clock, not a stranger's
+    value; one beyond a datetime makes its record Unstorable."""
+    if seconds > MAX_DATETIME_SECONDS:
+        raise Unstorable(f"The time {seconds} is beyond 9999-12-31.")
     return datetime.fromtimestamp(seconds, UTC) if seconds else None
+
+
+def _expiration(seconds: int) -> tuple[datetime | None, str]:
+    """(expiration_time, expiration_time_raw): any uint64 the attester chose."""
+    if seconds > MAX_DATETIME_SECONDS:
+        return None, str(seconds)
+    return _time(seconds), ""
 
 
 @lru_cache(maxsize=1024)
@@ -71,17 +98,63 @@ def _fields(schema_text: str):
     return grammar.parse(schema_text)
 
 
-def decode_data(schema: Schema | None, data: bytes) -> tuple[dict | None, str | None]:
-    """(decoded data, document hash) of an attestation's data under its schema; (None, None)
-    when the schema is unknown or the data does not fit it."""
-    if schema is None or schema.parse_error:
-        return None, None
+def decode_data(schema: Schema | None, data: bytes) -> tuple[dict | None, str | None, str]:
+    """(decoded data, document hash, why it is not decoded) of an attestation's data under
+    its schema: (None, None, reason) when the schema is unknown or the data does not fit."""
+    if schema is None:
+        return None, None, "The schema is not indexed."
+    if schema.parse_error:
+        return None, None, f"The schema string does not parse: {schema.parse_error}"
     try:
         decoded = grammar.decode(_fields(schema.schema), data)
-    except (grammar.SchemaError, ValueError):
-        return None, None
+    except (grammar.SchemaError, ValueError, RecursionError) as exc:
+        return None, None, str(exc)[:500]
     document_hash = decoded.get(schema.document_hash_field) if schema.document_hash_field else None
-    return decoded, document_hash if isinstance(document_hash, str) else None
+    return decoded, document_hash if isinstance(document_hash, str) else None, ""
+
+
+def _skipped(row_or_event, uid: str, exc: Exception) -> dict:
+    """An entry of IndexCursor.skipped for a row (a dict) or an event."""
+    if isinstance(row_or_event, dict):
+        where = (row_or_event["block_number"], row_or_event["log_index"],
+                 row_or_event["tx_hash"])
+    else:
+        p = row_or_event.position
+        where = (p.block_number, p.log_index, p.tx_hash)
+    return skipped_record(*where, uid, f"{type(exc).__name__}: {exc}")
+
+
+# What building a row from a record can raise on input no one checked: the record is skipped.
+_RECORD_ERRORS = (ValueError, ArithmeticError, RecursionError)
+
+
+# What a database says of a value it refuses. Not OperationalError and the like: a database
+# that is down must stop the run (the range is read again), not skip what it could not write.
+_REFUSALS = (DataError, IntegrityError)
+
+
+def _upsert_or_skip(model, rows: dict, skipped: list[dict], **kwargs) -> tuple[dict, set | None]:
+    """upsert() the rows ({key: row}); when the database refuses the batch, row by row, each
+    refused one skipped. Returns the rows stored and upsert()'s answer for them."""
+    if not rows:
+        return rows, set()
+    try:
+        with transaction.atomic():
+            return rows, upsert(model, list(rows.values()), **kwargs)
+    except _REFUSALS:
+        pass
+    stored, inserted = {}, None if connection.vendor != "postgresql" else set()
+    for key, row in rows.items():
+        try:
+            with transaction.atomic():
+                answer = upsert(model, [row], **kwargs)
+        except _REFUSALS as exc:
+            skipped.append(_skipped(row, row.get("uid", row.get("data", "")), exc))
+            continue
+        stored[key] = row
+        if inserted is not None:
+            inserted |= answer
+    return stored, inserted
 
 
 def _position(event, cursor) -> dict:
@@ -104,42 +177,58 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
                 window: int) -> dict:
     """Store the range and move the cursor past it; returns counts of what was written."""
     now = timezone.now()
+    skipped = list(read.skipped)
     with transaction.atomic():
-        written = {"schemas": _write_schemas(cursor, read.schemas)}
-        written["attestations"] = _write_attestations(cursor, read.attested, revoked=False)
-        _write_attestations(cursor, read.revoked, revoked=True)
-        written["revocations"] = len(read.revoked)
-        written["timestamps"] = _write_timestamps(cursor, read.timestamps)
-        _write_offchain_revocations(cursor, read.offchain_revocations)
+        written = {"schemas": _write_schemas(cursor, read.schemas, skipped)}
+        written["attestations"] = _write_attestations(cursor, read.attested, skipped,
+                                                      revoked=False)
+        written["revocations"] = _write_attestations(cursor, read.revoked, skipped,
+                                                     revoked=True, counts_new=False)
+        written["timestamps"] = _write_timestamps(cursor, read.timestamps, skipped)
+        _write_offchain_revocations(cursor, read.offchain_revocations, skipped)
         recent = prune_blocks({**cursor.recent_blocks,
                                **{str(n): h for n, h in read.block_hashes.items()}}, window)
         changes = {"next_block": read.end + 1, "head_block": head, "recent_blocks": recent,
                    "range_size": range_size, "last_run_at": now, "last_success_at": now,
                    "last_error": ""}
+        if skipped:
+            logger.warning("%s: %s record(s) of blocks %s-%s skipped: %s", cursor.deployment,
+                           len(skipped), read.start, read.end, skipped[0]["reason"])
+            changes["skipped"] = (cursor.skipped + skipped)[-IndexCursor.SKIPPED_KEPT:]
         IndexCursor.objects.filter(pk=cursor.pk).update(**changes)
     for name, value in changes.items():
         setattr(cursor, name, value)
     return written
 
 
-def _write_schemas(cursor, registered) -> int:
+def _schema_row(cursor, event, resolver: str, revocable: bool, raw: bytes) -> dict:
+    text = grammar.escape_text(raw)
+    try:
+        fields, error = grammar.parse(text), ""
+    except grammar.SchemaError as exc:
+        fields, error = [], str(exc)
+    return dict(
+        uid=event.uid, schema=text, raw_schema=None if text.encode() == raw else raw,
+        fields=[f.as_dict() for f in fields], parse_error=error, resolver=resolver,
+        revocable=revocable, registerer=event.address,
+        document_hash_field=grammar.document_hash_field(fields) or "",
+        attestation_count=0, **_position(event, cursor),
+    )
+
+
+def _write_schemas(cursor, registered, skipped: list[dict]) -> int:
     if not registered:
         return 0
     rows = {}
-    for event, (resolver, revocable, text) in registered:
+    for event, (resolver, revocable, raw) in registered:
         try:
-            fields, error = grammar.parse(text), ""
-        except grammar.SchemaError as exc:
-            fields, error = [], str(exc)
-        rows[event.uid] = dict(
-            uid=event.uid, schema=text, fields=[f.as_dict() for f in fields], parse_error=error,
-            resolver=resolver, revocable=revocable, registerer=event.address,
-            document_hash_field=grammar.document_hash_field(fields) or "",
-            attestation_count=0, **_position(event, cursor),
-        )
+            rows[event.uid] = _schema_row(cursor, event, resolver, revocable, raw)
+        except _RECORD_ERRORS as exc:
+            skipped.append(_skipped(event, event.uid, exc))
     existing = _existing(Schema, cursor.chain_id, list(rows))
     # A schema read again keeps what an administrator set (its document-hash field).
-    inserted = upsert(Schema, list(rows.values()), unique=["chain", "uid"], update=_POSITION)
+    rows, inserted = _upsert_or_skip(Schema, rows, skipped, unique=["chain", "uid"],
+                                     update=_POSITION)
     new = [uid for uid in rows if uid in inserted] if existing is None \
         else [uid for uid in rows if uid not in existing]
     _adopt_orphans(cursor.chain_id, new)
@@ -153,18 +242,36 @@ def _adopt_orphans(chain_id: int, schema_uids: list[str]) -> None:
                                                   schema__isnull=True).only("pk", "data"))
         for attestation in orphans:
             attestation.schema = schema
-            attestation.decoded, attestation.document_hash = decode_data(
-                schema, bytes(attestation.data))
-        Attestation.objects.bulk_update(orphans, ["schema", "decoded", "document_hash"],
-                                        batch_size=_BULK)
+            (attestation.decoded, attestation.document_hash,
+             attestation.decode_error) = decode_data(schema, bytes(attestation.data))
+        Attestation.objects.bulk_update(
+            orphans, ["schema", "decoded", "document_hash", "decode_error"], batch_size=_BULK)
         if orphans:
             Schema.objects.filter(pk=schema.pk).update(
                 attestation_count=F("attestation_count") + len(orphans))
 
 
-def _write_attestations(cursor, items, *, revoked: bool) -> int:
+def _attestation_row(cursor, event, onchain, schema: Schema | None, *, revoked: bool) -> dict:
+    decoded, document_hash, decode_error = decode_data(schema, onchain.data)
+    expiration_time, expiration_time_raw = _expiration(onchain.expiration_time)
+    return dict(
+        uid=onchain.uid, schema_uid=onchain.schema_uid,
+        schema_id=schema.pk if schema else None,
+        attester=onchain.attester, recipient=onchain.recipient, ref_uid=onchain.ref_uid,
+        time=_time(onchain.time), expiration_time=expiration_time,
+        expiration_time_raw=expiration_time_raw,
+        revocation_time=_time(onchain.revocation_time) if revoked else None,
+        revoked_block_number=event.position.block_number if revoked else None,
+        revocable=onchain.revocable, data=onchain.data, decoded=decoded,
+        decode_error=decode_error, document_hash=document_hash, **_position(event, cursor),
+    )
+
+
+def _write_attestations(cursor, items, skipped: list[dict], *, revoked: bool,
+                        counts_new: bool = True) -> int:
     """Upsert attestations: from Attested events (all but the revocation), or from Revoked
-    events (only the revocation; a row is created if the attestation predates start_block)."""
+    events (only the revocation; a row is created if the attestation predates start_block).
+    Returns how many are new (`counts_new`), else how many were stored."""
     if not items:
         return 0
     schema_uids = {onchain.schema_uid for _, onchain in items}
@@ -172,23 +279,17 @@ def _write_attestations(cursor, items, *, revoked: bool) -> int:
                                                        uid__in=schema_uids)}
     rows = {}
     for event, onchain in items:
-        schema = schemas.get(onchain.schema_uid)
-        decoded, document_hash = decode_data(schema, onchain.data)
-        rows[onchain.uid] = dict(
-            uid=onchain.uid, schema_uid=onchain.schema_uid,
-            schema_id=schema.pk if schema else None,
-            attester=onchain.attester, recipient=onchain.recipient, ref_uid=onchain.ref_uid,
-            time=_time(onchain.time), expiration_time=_time(onchain.expiration_time),
-            revocation_time=_time(onchain.revocation_time) if revoked else None,
-            revoked_block_number=event.position.block_number if revoked else None,
-            revocable=onchain.revocable, data=onchain.data, decoded=decoded,
-            document_hash=document_hash, **_position(event, cursor),
-        )
+        try:
+            rows[onchain.uid] = _attestation_row(cursor, event, onchain,
+                                                 schemas.get(onchain.schema_uid),
+                                                 revoked=revoked)
+        except _RECORD_ERRORS as exc:
+            skipped.append(_skipped(event, onchain.uid, exc))
     existing = _existing(Attestation, cursor.chain_id, list(rows))
     update_fields = (["revocation_time", "revoked_block_number"] if revoked
                      else _ATTESTATION_FIELDS)
-    inserted = upsert(Attestation, list(rows.values()), unique=["chain", "uid"],
-                      update=update_fields)
+    rows, inserted = _upsert_or_skip(Attestation, rows, skipped, unique=["chain", "uid"],
+                                     update=update_fields)
     if inserted is None:
         inserted = set(rows) - existing
     new = Counter(rows[uid]["schema_id"] for uid in inserted
@@ -196,7 +297,7 @@ def _write_attestations(cursor, items, *, revoked: bool) -> int:
     for schema_pk, count in new.items():
         Schema.objects.filter(pk=schema_pk).update(
             attestation_count=F("attestation_count") + count)
-    return len(inserted)
+    return len(inserted) if counts_new else len(rows)
 
 
 def _existing(model, chain_id: int, uids: list[str]) -> set | None:
@@ -210,20 +311,30 @@ def _existing(model, chain_id: int, uids: list[str]) -> set | None:
     return existing
 
 
-def _write_timestamps(cursor, stamped) -> int:
-    rows = {e.data: dict(data=e.data, timestamp=_time(e.timestamp), **_position(e, cursor))
-            for e in stamped}
-    upsert(Timestamp, list(rows.values()), unique=["deployment", "data"], update=_POSITION,
-           key="data")
+def _write_timestamps(cursor, stamped, skipped: list[dict]) -> int:
+    rows = {}
+    for e in stamped:
+        try:
+            rows[e.data] = dict(data=e.data, timestamp=_time(e.timestamp),
+                                **_position(e, cursor))
+        except _RECORD_ERRORS as exc:
+            skipped.append(_skipped(e, e.data, exc))
+    rows, _ = _upsert_or_skip(Timestamp, rows, skipped, unique=["deployment", "data"],
+                              update=_POSITION, key="data")
     return len(rows)
 
 
-def _write_offchain_revocations(cursor, revocations) -> None:
-    rows = {(e.address, e.data): dict(
-        revoker=e.address, data=e.data, timestamp=_time(e.timestamp), **_position(e, cursor))
-        for e in revocations}
-    upsert(OffchainRevocation, list(rows.values()), unique=["deployment", "revoker", "data"],
-           update=_POSITION, key="data")
+def _write_offchain_revocations(cursor, revocations, skipped: list[dict]) -> None:
+    rows = {}
+    for e in revocations:
+        try:
+            rows[(e.address, e.data)] = dict(revoker=e.address, data=e.data,
+                                             timestamp=_time(e.timestamp),
+                                             **_position(e, cursor))
+        except _RECORD_ERRORS as exc:
+            skipped.append(_skipped(e, e.data, exc))
+    _upsert_or_skip(OffchainRevocation, rows, skipped,
+                    unique=["deployment", "revoker", "data"], update=_POSITION, key="data")
 
 
 def rollback(cursor: IndexCursor, from_block: int, *, reorg: bool) -> dict:
@@ -252,6 +363,8 @@ def rollback(cursor: IndexCursor, from_block: int, *, reorg: bool) -> dict:
             "next_block": min(from_block, cursor.next_block),
             "recent_blocks": {n: h for n, h in cursor.recent_blocks.items()
                               if int(n) < from_block},
+            # Blocks read again may skip their records again.
+            "skipped": [s for s in cursor.skipped if s["block"] < from_block],
         }
         IndexCursor.objects.filter(pk=cursor.pk).update(
             **changes, reorgs=F("reorgs") + (1 if reorg else 0))

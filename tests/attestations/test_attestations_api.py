@@ -58,8 +58,8 @@ def test_an_attestation_shows_every_field(api, chain, schema):
         "attester": "0x" + "e1" * 20, "recipient": "0x" + "c1" * 20, "refUid": "0x" + "0f" * 32,
         "time": "2026-11-21T10:00:00Z", "expirationTime": "2027-11-21T10:00:00Z",
         "revocationTime": "2026-11-21T11:00:00Z", "revocable": True, "revoked": True,
-        "data": doc, "decoded": {"documentHash": doc, "snake_key": 1}, "documentHash": doc,
-        "txHash": "0x" + "7a" * 32, "blockNumber": 100, "confirmations": 21,
+        "data": doc, "decoded": {"documentHash": doc, "snake_key": 1}, "decodeError": None,
+        "documentHash": doc, "txHash": "0x" + "7a" * 32, "blockNumber": 100, "confirmations": 21,
     }
 
 

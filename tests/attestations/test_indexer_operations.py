@@ -135,7 +135,7 @@ def test_the_new_registered_event_shape_is_decoded():
            "data": "0x" + data.hex(), "blockNumber": "0x1", "transactionHash": hash32(1),
            "blockHash": hash32(2), "logIndex": "0x0"}
     event = events.decode_log(log)
-    assert event.schema_record == ("0x" + "00" * 20, True, "bool ok")
+    assert event.schema_record == ("0x" + "00" * 20, True, b"bool ok")
 
 
 def test_a_malformed_log_of_a_known_event_is_refused():
@@ -154,7 +154,7 @@ def test_an_old_style_registration_is_completed_with_get_schema(eas_chain):
                          address=node.sender)
     read = reader.RangeRead(1, 1, hash32(2))
     reader._read_schemas(node.w3, eas_chain.registry, [event], read)
-    assert read.schemas == [(event, ("0x" + "00" * 20, True, "bytes32 documentHash,bool old"))]
+    assert read.schemas == [(event, ("0x" + "00" * 20, True, b"bytes32 documentHash,bool old"))]
 
 
 @pytest.mark.chain

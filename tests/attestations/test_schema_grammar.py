@@ -2,8 +2,19 @@
 
 import eth_abi
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from attestations.schema import SchemaError, check, encode, parse, validate_data
+from attestations.schema import (
+    MAX_DECODED_DATA,
+    SchemaError,
+    check,
+    decode,
+    encode,
+    escape_text,
+    parse,
+    validate_data,
+)
 
 HASH = "0x" + "11" * 32
 CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
@@ -255,3 +266,48 @@ def test_the_whole_check_names_the_document_hash_field_and_encodes_hex():
 
 def test_a_document_hash_of_another_type_does_not_mark_a_document_schema():
     assert check("string documentHash").as_dict()["document_hash_field"] is None
+
+
+# Decoding what the chain holds: any encoding abi.encode makes decodes; hostile ones do not.
+
+NESTED = ("(string a,bytes b)[] t,uint8[][2] u,bytes[3] v,(uint8 x,string[] y)[2][] w,"
+          "string s,bool[] e,(uint8 p,uint8 q) r")
+
+
+@given(t=st.lists(st.tuples(st.text(max_size=40), st.binary(max_size=70)), max_size=4),
+       u=st.lists(st.lists(st.integers(0, 255), max_size=5), min_size=2, max_size=2),
+       v=st.lists(st.binary(max_size=40), min_size=3, max_size=3),
+       w=st.lists(st.lists(st.tuples(st.integers(0, 255), st.lists(st.text(max_size=5),
+                                                                    max_size=3)),
+                           min_size=2, max_size=2), max_size=3),
+       s=st.text(max_size=50), e=st.lists(st.booleans(), max_size=5))
+@settings(max_examples=60, deadline=None)
+def test_every_encoding_abi_encode_makes_decodes(t, u, v, w, s, e):
+    fields = parse(NESTED)
+    values = (t, u, v, w, s, e, (1, 2))
+    decoded = decode(fields, encode(fields, values))
+    assert decoded["s"] == s.replace("\x00", "\\x00")
+    assert decoded["u"] == u and decoded["e"] == e and len(decoded["w"]) == len(w)
+    assert [x["b"] for x in decoded["t"]] == ["0x" + b.hex() for _, b in t]
+
+
+def test_strings_are_escaped_where_they_hold_a_nul_or_bytes_that_are_not_utf8():
+    assert escape_text(b"ok \xe2\x9c\x93") == "ok \u2713"
+    assert escape_text(b"a\x00b\xffc\xc3(") == "a\\x00b\\xffc\\xc3("
+    data = eth_abi.encode(["bytes"], [b"\x00\xfe"])
+    assert decode(parse("string s"), data) == {"s": "\\x00\\xfe"}
+
+
+def test_offsets_that_reuse_data_are_refused_before_eth_abi_expands_them():
+    word = lambda v: v.to_bytes(32, "big")  # noqa: E731
+    n = 100  # 100 offsets to one list of 100 items: 10,000 items from 6 KB
+    data = word(32) + word(n) + word(32 * n) * n + word(n) + word(1) * n
+    assert len(eth_abi.decode(["uint8[][]"], data)[0]) == n  # what eth_abi would do
+    with pytest.raises(ValueError, match="reuse data"):
+        decode(parse("uint8[][] x"), data)
+
+
+def test_data_longer_than_the_limit_is_not_decoded():
+    data = eth_abi.encode(["bytes"], [bytes(MAX_DECODED_DATA)])
+    with pytest.raises(ValueError, match="longer than"):
+        decode(parse("bytes b"), data)

@@ -37,6 +37,7 @@ def test_a_schema_shows_every_field(api, chain):
     assert listed == [one]
     assert one == {
         "uid": "0x" + "5c" * 32, "chainId": 31337, "schema": "bytes32 documentHash,string name",
+        "rawSchema": None,
         "fields": [{"name": "documentHash", "type": "bytes32"}, {"name": "name", "type": "string"}],
         "resolver": "0x" + "12" * 20, "revocable": False, "attestationCount": 7,
         "documentHashField": "documentHash", "registerer": "0x" + "ab" * 20,
