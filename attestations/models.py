@@ -123,8 +123,10 @@ class Attestation(OnChainRecord):
     # here (decimal digits: PostgreSQL's bigint stops at 2**63-1, and SQLite's NUMERIC
     # would round it) and expiration_time is NULL, which verification reads as "never
     # expires", as its index reads it: the hot query stays as it was.
+    # The new columns have database defaults: rows written by raw SQL, or by processes of the
+    # previous release during a rolling deploy, need not name them.
     expiration_time_raw = models.CharField(
-        max_length=20, blank=True,
+        max_length=20, blank=True, default="", db_default="",
         help_text="The expirationTime in seconds, when it is beyond 9999-12-31.")
     revocation_time = models.DateTimeField(null=True, blank=True)
     # The block of the Revoked event: a reorganisation that removes that block undoes the
@@ -133,7 +135,8 @@ class Attestation(OnChainRecord):
     revocable = models.BooleanField()
     data = models.BinaryField()
     decoded = models.JSONField(null=True, blank=True)
-    decode_error = models.TextField(blank=True, help_text="Why `decoded` is null, if it is.")
+    decode_error = models.TextField(blank=True, default="", db_default="",
+                                    help_text="Why `decoded` is null, if it is.")
     document_hash = models.CharField(max_length=66, null=True, blank=True)
 
     class Meta:
@@ -224,7 +227,7 @@ class IndexCursor(models.Model):
     reindex_from_block = models.PositiveBigIntegerField(null=True, blank=True)
     # Records that could not be stored, so that nothing a stranger writes on the chain can
     # stop its indexer: the latest SKIPPED_KEPT, each {block, logIndex, txHash, uid, reason}.
-    skipped = models.JSONField(default=list, blank=True,
+    skipped = models.JSONField(default=list, db_default=[], blank=True,
                                help_text="Records the indexer could not store, and why.")
 
     SKIPPED_KEPT = 500

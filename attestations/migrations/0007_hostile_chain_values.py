@@ -22,17 +22,17 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='attestation',
             name='decode_error',
-            field=models.TextField(blank=True, help_text='Why `decoded` is null, if it is.'),
+            field=models.TextField(blank=True, db_default='', default='', help_text='Why `decoded` is null, if it is.'),
         ),
         migrations.AddField(
             model_name='attestation',
             name='expiration_time_raw',
-            field=models.CharField(blank=True, help_text='The expirationTime in seconds, when it is beyond 9999-12-31.', max_length=20),
+            field=models.CharField(blank=True, db_default='', default='', help_text='The expirationTime in seconds, when it is beyond 9999-12-31.', max_length=20),
         ),
         migrations.AddField(
             model_name='indexcursor',
             name='skipped',
-            field=models.JSONField(blank=True, default=list, help_text='Records the indexer could not store, and why.'),
+            field=models.JSONField(blank=True, db_default=[], default=list, help_text='Records the indexer could not store, and why.'),
         ),
         migrations.AddField(
             model_name='schema',
