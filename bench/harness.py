@@ -91,6 +91,9 @@ def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
     """gunicorn serving the checkout at `root` (this one by default) on a free port."""
     port = free_port()
     extra = ["--pythonpath", pythonpath] if pythonpath else []
+    # gunicorn.conf.py's settings, but no recycling of workers after max_requests: the CPU
+    # figures follow the workers by process id, and a bench measures a request's own cost.
+    env = {**env, "GUNICORN_MAX_REQUESTS": "0"}
     proc = subprocess.Popen(
         [PYTHON, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}",
          "-w", str(workers), "--log-level", "warning", *extra],
