@@ -94,3 +94,16 @@ def test_the_apps_own_problem_documents_pass_through_the_front_with_forwarded_he
     assert headers["X-Request-ID"] == "front-1"  # the app answered, not nginx
     status, _, body = call(front, "GET", "/readyz")
     assert status in (200, 503) and "checks" in json.loads(body)  # the app's, not nginx's
+
+
+def test_nginx_logs_only_what_it_answers_itself_the_app_logs_the_rest(upstream, tmp_path):
+    if nginx_binary() is None:
+        missing("nginx is not installed", "run scripts/client_tools.sh as root")
+    log_path = tmp_path / "nginx.log"
+    with open(log_path, "wb") as log, nginx_front(upstream, log=log) as port:
+        call(port, "GET", "/healthz", {"X-Request-ID": "served-by-the-app"})
+        call(port, "GET", "/no-such-path", {"X-Request-ID": "a-404-of-the-app"})
+        call(port, "POST", "/v1/verify", {"X-Request-ID": "too-large"}, b"x" * (1024 * 1024 + 1))
+    lines = [json.loads(line) for line in log_path.read_text().splitlines()
+             if line.startswith("{")]
+    assert [(line["request_id"], line["status"]) for line in lines] == [("too-large", 413)]
