@@ -38,13 +38,6 @@ def postgres_base() -> str:
     return url
 
 
-def redis_base() -> str:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        missing("Redis is not available", "set TEST_REDIS_URL")
-    return url
-
-
 @pytest.fixture
 def database():
     """A fresh PostgreSQL database for the stack, dropped afterwards."""
@@ -59,8 +52,9 @@ def database():
 
 
 @pytest.fixture
-def redis_db():
-    url = redis_base()
+def redis_db(redis_url):
+    """The machine's Redis (tests/conftest.py), emptied before and after."""
+    url = redis_url
     client = redis.Redis.from_url(url)
     client.flushdb()
     yield url
