@@ -14,15 +14,13 @@ _STORED_KEY = re.compile(r"\b(crk_[0-9a-f]{12})\.[A-Za-z0-9_-]{43}")
 
 def mask_secrets(text: str) -> str:
     """URLs with credentials, API keys, and the keys set in the environment, masked."""
-    text = _STORED_KEY.sub(rf"\1.{MASK}", mask_text(text))
+    text = mask_text(text)
+    if "crk_" in text:
+        text = _STORED_KEY.sub(rf"\1.{MASK}", text)
     for env_key in (settings.ADMIN_API_KEY, settings.API_KEY):
         if env_key and env_key in text:
             text = text.replace(env_key, MASK)
     return text
-
-
-# What every LogRecord has; the rest are a logger's extra fields.
-_RECORD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
 def _masked(value):
@@ -36,19 +34,16 @@ def _masked(value):
 
 
 class MaskSecretsFilter(logging.Filter):
-    """Mask secrets in every log line, whoever logs it: web3 and urllib3 write full RPC URLs
-    (keys included) at DEBUG, and no one should ever log an API key, but if one does, the key
-    does not reach the log. Extra fields too: JSON lines show them (Celery's "data" holds a
-    task's arguments and result)."""
+    """Mask secrets in every log message, whoever logs it: web3 and urllib3 write full RPC
+    URLs (keys included) at DEBUG, and no one should ever log an API key, but if one does,
+    the key does not reach the log. The formatters below mask the whole line besides (extra
+    fields, tracebacks): the filter keeps the message masked for any other handler."""
 
     def filter(self, record):
         message = record.getMessage()
         masked = mask_secrets(message)
         if masked != message:
             record.msg, record.args = masked, None
-        for name, value in vars(record).items():
-            if name not in _RECORD_ATTRIBUTES and isinstance(value, str | dict | list | tuple):
-                setattr(record, name, _masked(value))
         return True
 
 

@@ -73,11 +73,23 @@ def _mask_assignment(match) -> str:
     return match["name"] + (prefix.group(0) if prefix else "") + MASK
 
 
+# What each pattern of mask_text needs to find anything (a URL's "://", a query's "?" or
+# "&", a long path segment, a JWT's "eyJ", Bearer/Basic, a key-like name): text without any
+# of these is returned as it is, without running the six patterns (most log lines).
+_MAYBE_SECRET = re.compile(
+    r"://|[?&]|/[A-Za-z0-9_.-]{16}|eyJ|bearer|basic|key|token|secret|passw|auth|credential",
+    re.IGNORECASE)
+
+
 def mask_text(text: str) -> str:
     """Mask the URLs in free text (an exception message, a log line), and what is left of a
     URL without its scheme and host: urllib3 says "Max retries exceeded with url:
     /v2/<key>?apikey=<key>", so key-like path segments and query values too; then JWTs,
     `Bearer <token>`, and values assigned to key-like names (`apikey=<key>`)."""
+    return _mask_every_pattern(text) if _MAYBE_SECRET.search(text) else text
+
+
+def _mask_every_pattern(text: str) -> str:
     text = _URL_IN_TEXT.sub(lambda match: mask_url(match.group(0)), text)
     text = _QUERY_PAIR_IN_TEXT.sub(lambda match: _mask_pair(match.group(0)), text)
     text = _PATH_SEGMENT_IN_TEXT.sub(

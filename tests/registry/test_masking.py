@@ -1,6 +1,8 @@
 """mask_url: what every response and log shows of an RPC URL."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from registry.masking import MASK, mask_text, mask_url
 
@@ -192,3 +194,15 @@ def test_slugs_and_ordinary_words_stay(url):
 ])
 def test_mask_text_masks_key_value_pairs_bearer_tokens_and_jwts(text, masked):
     assert mask_text(text) == masked
+
+
+_PIECES = ["https://", "wss://", "?", "&", "=", "/", ":", " ", "key", "Token", "eyJ", "Bearer ",
+           "pass", "auth", "crk_", ".", "-", "_", "abc", "Z9", "0123456789abcdef", "\n", '"']
+
+
+@given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=6), max_size=14).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_text_the_quick_check_passes_over_is_text_no_pattern_would_change(text):
+    from registry.masking import _mask_every_pattern
+
+    assert mask_text(text) == _mask_every_pattern(text)
