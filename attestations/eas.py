@@ -1,29 +1,25 @@
 """The real EAS contracts (eas-contracts 1.9.0): the ABI of what the service calls, and small
 helpers to deploy them, register a schema, attest and revoke from an account the node manages.
 
-The service needs no npm: the ABI it calls (eas_abi, schema_registry_abi) is built here from
-the functions' and events' signatures, the way Solidity declares them; a test holds it equal
-to the artifacts'. Only deploying needs the artifacts (hardhat JSON: "abi" and "bytecode"),
-extracted by scripts/chain_tools.sh into settings.EAS_ARTIFACTS_DIR: the demo and the tests on
-anvil. The helpers take a Web3 from registry.chain_client (or a test's own) and send unsigned
-transactions, for anvil's unlocked accounts.
+The service needs no npm: the ABI it calls (eas_abi, schema_registry_abi) is built in
+core/eas_abi.py from the functions' and events' signatures, the way Solidity declares them; a
+test holds it equal to the artifacts'. Only deploying needs the artifacts (hardhat JSON: "abi"
+and "bytecode"), extracted by scripts/chain_tools.sh into settings.EAS_ARTIFACTS_DIR: the demo
+and the tests on anvil. The helpers take a Web3 from registry.chain_client (or a test's own)
+and send unsigned transactions, for anvil's unlocked accounts.
 
 Addresses come back as lowercase 0x-hex, uids as 0x-hex (SPEC section 1).
 """
 
 import json
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from django.conf import settings
-from eth_abi.grammar import TupleType
-from eth_abi.grammar import parse as parse_type
 from web3 import Web3
 from web3.logs import DISCARD
 
-ZERO_ADDRESS = "0x" + "00" * 20
-ZERO_UID = "0x" + "00" * 32
+from core.eas_abi import ZERO_ADDRESS, ZERO_UID, eas_abi, schema_registry_abi
 
 
 class EasArtifactMissing(Exception):
@@ -55,72 +51,6 @@ def artifact(name: str) -> dict:
             "(or point EAS_ARTIFACTS_DIR at them)."
         ) from None
     return {"abi": loaded["abi"], "bytecode": loaded["bytecode"]}
-
-
-def _abi_type(node) -> dict:
-    if isinstance(node, TupleType):
-        arrays = "".join(f"[{''.join(map(str, dims))}]" for dims in node.arrlist or ())
-        return {"type": "tuple" + arrays,
-                "components": [{"name": "", **_abi_type(part)} for part in node.components]}
-    return {"type": node.to_type_str()}
-
-
-def _params(declared: str, *, event: bool = False) -> list[dict]:
-    """ABI parameters from "type [indexed] [name], ...": tuple types written without spaces
-    ("(bytes32,address)[]"), so that ", " separates the parameters."""
-    params = []
-    for param in filter(None, declared.split(", ")):
-        type_string, *words = param.split()
-        entry = {"name": next((w for w in words if w != "indexed"), ""),
-                 **_abi_type(parse_type(type_string))}
-        if event:
-            entry["indexed"] = "indexed" in words
-        params.append(entry)
-    return params
-
-
-def _function(name: str, inputs: str, *, returns: str = "", mutability: str) -> dict:
-    return {"type": "function", "name": name, "inputs": _params(inputs),
-            "outputs": _params(returns), "stateMutability": mutability}
-
-
-def _event(name: str, inputs: str) -> dict:
-    return {"type": "event", "name": name, "inputs": _params(inputs, event=True),
-            "anonymous": False}
-
-
-_ATTESTATION = "(bytes32,bytes32,uint64,uint64,uint64,bytes32,address,address,bool,bytes)"
-_REQUEST_DATA = "(address,uint64,bool,bytes32,bytes,uint256)"
-_SCHEMA_RECORD = "(bytes32,address,bool,string)"
-_EAS_EVENT = "address indexed recipient, address indexed attester, bytes32 uid, " \
-             "bytes32 indexed schemaUID"
-
-
-@cache
-def eas_abi() -> list[dict]:
-    """The EAS functions and events the service and its helpers use."""
-    return [
-        _function("getAttestation", "bytes32 uid", returns=_ATTESTATION, mutability="view"),
-        _function("attest", f"(bytes32,{_REQUEST_DATA}) request", returns="bytes32",
-                  mutability="payable"),
-        _function("multiAttest", f"(bytes32,{_REQUEST_DATA}[])[] multiRequests",
-                  returns="bytes32[]", mutability="payable"),
-        _function("revoke", "(bytes32,(bytes32,uint256)) request", mutability="payable"),
-        _event("Attested", _EAS_EVENT),
-        _event("Revoked", _EAS_EVENT),
-    ]
-
-
-@cache
-def schema_registry_abi() -> list[dict]:
-    """The SchemaRegistry functions and events the service and its helpers use."""
-    return [
-        _function("register", "string schema, address resolver, bool revocable",
-                  returns="bytes32", mutability="nonpayable"),
-        _function("getSchema", "bytes32 uid", returns=_SCHEMA_RECORD, mutability="view"),
-        _event("Registered", f"bytes32 indexed uid, address indexed registerer, "
-                             f"{_SCHEMA_RECORD} schema"),
-    ]
 
 
 def _hex(value: bytes) -> str:

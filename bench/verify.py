@@ -303,6 +303,7 @@ def bench_chain(args, service) -> float:
     from web3 import HTTPProvider, Web3
 
     from attestations import eas
+    from core.eas_abi import eas_abi
     from tests.anvil import Anvil
 
     node = Anvil(chain_id=31337).start()
@@ -327,7 +328,7 @@ def bench_chain(args, service) -> float:
                 client = Web3(HTTPProvider(node.url))
                 local.client = client
                 local.contract = client.eth.contract(
-                    address=Web3.to_checksum_address(deployment.eas), abi=eas.eas_abi())
+                    address=Web3.to_checksum_address(deployment.eas), abi=eas_abi())
             attestation = local.contract.functions.getAttestation(
                 bytes.fromhex(pick_uid()[2:])).call()
             local.client.eth.block_number  # noqa: B018 (confirmations need the head)
@@ -380,9 +381,9 @@ def bench_chain(args, service) -> float:
 def local_calldata(w3, address: str, uid: str) -> str:
     from web3 import Web3
 
-    from attestations import eas
+    from core.eas_abi import eas_abi
 
-    contract = w3.eth.contract(address=Web3.to_checksum_address(address), abi=eas.eas_abi())
+    contract = w3.eth.contract(address=Web3.to_checksum_address(address), abi=eas_abi())
     return contract.encode_abi("getAttestation", args=[bytes.fromhex(uid[2:])])
 
 

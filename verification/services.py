@@ -33,10 +33,10 @@ from django.utils import timezone
 from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
-from attestations.eas import ZERO_UID, eas_abi
 from attestations.models import Attestation
 from config.api.errors import ServiceUnavailable
 from config.db import run_hot
+from core.eas_abi import ZERO_UID, eas_abi
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain

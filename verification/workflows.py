@@ -20,9 +20,9 @@ from django.utils import timezone
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
 from attestations import schema as schema_grammar
-from attestations.eas import ZERO_ADDRESS
 from attestations.models import Schema
 from config.api.errors import Conflict
+from core.eas_abi import ZERO_ADDRESS
 from executors.models import Executor, ExecutorStatus
 from executors.services import _check_owner
 from registry.authentication import KeyHolder

@@ -13,9 +13,10 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
+from core.eas_abi import eas_abi, schema_registry_abi
+from executor_client import ReferenceExecutor, ServiceClient
 from tests.conftest import make_key, missing
 from tests.verification.conftest import bind
-from verification.reference_executor import ReferenceExecutor, ServiceClient
 
 KEY_A = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # anvil's #1
 DOCUMENT = "0x" + "ab1" * 21 + "c"
@@ -47,8 +48,8 @@ def comparable(entry: dict) -> dict:
     return kept
 
 
-@pytest.mark.parametrize("name, built_in", [("EAS", eas_contracts.eas_abi),
-                                            ("SchemaRegistry", eas_contracts.schema_registry_abi)])
+@pytest.mark.parametrize("name, built_in", [("EAS", eas_abi),
+                                            ("SchemaRegistry", schema_registry_abi)])
 def test_the_built_in_abi_is_the_contracts_own(name, built_in):
     real = {(e["type"], e.get("name")): e for e in artifact_abi(name)
             if e["type"] in ("function", "event")}
@@ -71,8 +72,8 @@ def test_live_verification_and_the_reference_executor_need_no_artifacts(
                                   "bytes32 documentHash", sender=node.sender)
     assert index_chain(eas_chain.chain).ok
     settings.EAS_ARTIFACTS_DIR = str(tmp_path)  # empty, as in an image without npm
-    eas_contracts.eas_abi.cache_clear()
-    eas_contracts.schema_registry_abi.cache_clear()
+    eas_abi.cache_clear()
+    schema_registry_abi.cache_clear()
     with pytest.raises(eas_contracts.EasArtifactMissing):
         eas_contracts.artifact("EAS")
 

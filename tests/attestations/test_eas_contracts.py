@@ -8,6 +8,7 @@ from web3.exceptions import ContractLogicError
 
 from attestations import eas as eas_contracts
 from attestations.schema import encode, parse
+from core.eas_abi import ZERO_ADDRESS, schema_registry_abi
 from registry.chain_client import chain_client
 from tests.factories import ChainFactory
 
@@ -19,7 +20,7 @@ DOCUMENT_HASH = "0x" + "11" * 32
 
 def registry_contract(node):
     return node.w3.eth.contract(address=Web3.to_checksum_address(node.deployment.schema_registry),
-                                abi=eas_contracts.schema_registry_abi())
+                                abi=schema_registry_abi())
 
 
 def eas_contract(node):
@@ -52,7 +53,7 @@ def test_both_contracts_are_deployed_and_eas_points_at_the_registry(eas):
 
 def test_a_schema_uid_is_the_keccak_of_schema_resolver_and_revocable(eas, schema_uid):
     expected = Web3.keccak(encode_packed(["string", "address", "bool"],
-                                         [SCHEMA, eas_contracts.ZERO_ADDRESS, True]))
+                                         [SCHEMA, ZERO_ADDRESS, True]))
     assert schema_uid == "0x" + expected.hex()
     record = registry_contract(eas).functions.getSchema(schema_uid).call()
     assert record[0] == bytes.fromhex(schema_uid[2:])
@@ -126,7 +127,7 @@ def test_the_projects_chain_client_reads_the_contracts(eas, schema_uid):
     w3 = chain_client(chain, url=eas.anvil.url)
     assert w3.eth.chain_id == 31337
     registry = w3.eth.contract(address=Web3.to_checksum_address(eas.deployment.schema_registry),
-                               abi=eas_contracts.schema_registry_abi())
+                               abi=schema_registry_abi())
     assert registry.functions.getSchema(schema_uid).call()[3] == SCHEMA
     uid, _ = eas_contracts.attest(w3, eas.deployment.eas, schema_uid=schema_uid,
                                   data=document(DOCUMENT_HASH), sender=eas.sender)

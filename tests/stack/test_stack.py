@@ -17,6 +17,7 @@ import requests
 from web3 import HTTPProvider, Web3
 
 from attestations import eas
+from core.eas_abi import eas_abi, schema_registry_abi
 from tests.anvil import ROOT, Anvil
 from tests.conftest import missing, require_anvil
 from tests.stack.compose import BIN, Stack, database_url
@@ -150,9 +151,9 @@ def register(client: Client, node, deployed) -> dict:
                                               "timeoutMs": 2000}})
     client.admin("categories", {"slug": "attestation", "name": "Attestation"})
     for kind, name, abi, address, block, tx in (
-            ("schema_registry", "eas-schema-registry", eas.schema_registry_abi(),
+            ("schema_registry", "eas-schema-registry", schema_registry_abi(),
              deployed.schema_registry, deployed.schema_registry_block, deployed.schema_registry_tx),
-            ("eas", "eas", eas.eas_abi(), deployed.eas, deployed.eas_block, deployed.eas_tx)):
+            ("eas", "eas", eas_abi(), deployed.eas, deployed.eas_block, deployed.eas_tx)):
         client.admin("contract-names", {"name": name, "displayName": name,
                                         "category": "attestation"})
         version = client.admin("contract-versions", {"contractName": name, "version": "1.4.0",

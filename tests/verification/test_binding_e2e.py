@@ -14,12 +14,13 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
+from core.eas_abi import ZERO_ADDRESS, eas_abi
+from executor_client import ReferenceExecutor, ServiceClient
 from executors.models import Executor
 from executors.sweep import executor_leases_expire
 from tests.conftest import make_key
 from tests.verification.conftest import bind
 from verification.models import Workflow
-from verification.reference_executor import ReferenceExecutor, ServiceClient
 from verification.tracking import workflows_track
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db(transaction=True)]
@@ -116,12 +117,12 @@ def test_a_reverted_transaction_is_retried_then_fails(bound_chain, live_server, 
     ref = executor(live_server, bound_chain, KEY_A)
     ref.register()
     eas = node.w3.eth.contract(address=Web3.to_checksum_address(node.deployment.eas),
-                               abi=eas_contracts.eas_abi())
+                               abi=eas_abi())
     for attempt in (1, 2):
         Workflow.objects.filter(pk=created["workflowId"]).update(available_at=timezone.now())
         job = ref.service.claim("anvil", ref.executor_id)
         assert job["attempt"] == attempt
-        unknown_schema = (b"\x99" * 32, (Web3.to_checksum_address(eas_contracts.ZERO_ADDRESS), 0,
+        unknown_schema = (b"\x99" * 32, (Web3.to_checksum_address(ZERO_ADDRESS), 0,
                                          True, b"\0" * 32, b"\0" * 32, 0))
         tx = eas.functions.attest(unknown_schema).transact(
             {"from": Web3.to_checksum_address(node.sender), "gas": 300_000})

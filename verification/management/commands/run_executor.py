@@ -1,13 +1,16 @@
+"""The reference executor (executor_client) with the service's configuration: its settings
+for the signing key, and without EXECUTOR_RPC_URL the chain's best RPC endpoint from the
+database. `python -m executor_client` runs the same executor without any of the service."""
+
 import os
-import signal
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from web3 import HTTPProvider, Web3
+from web3 import Web3
 
+from executor_client import ReferenceExecutor, ServiceClient, stopped_by_signals, web3_over
 from registry.chain_client import chain_client
 from registry.models import Chain
-from verification.reference_executor import ReferenceExecutor, ServiceClient
 
 
 class Command(BaseCommand):
@@ -33,7 +36,7 @@ class Command(BaseCommand):
 
         def web3_for(chain_id: int) -> Web3:
             if rpc_url:
-                return Web3(HTTPProvider(rpc_url, request_kwargs={"timeout": 10}))
+                return web3_over(rpc_url)
             return chain_client(Chain.objects.get(pk=chain_id))  # its best endpoint
 
         service = ServiceClient(needed["SERVICE_URL"], needed["EXECUTOR_API_KEY"])
@@ -44,11 +47,6 @@ class Command(BaseCommand):
                                          poll_seconds=poll_seconds, out=self.stdout.write)
         except (LookupError, ValueError) as exc:
             raise CommandError(str(exc)) from None
-        previous = {signum: signal.signal(signum, lambda *_: executor.stop())
-                    for signum in (signal.SIGTERM, signal.SIGINT)}
-        try:
+        with stopped_by_signals(executor):
             sent = executor.run(once=once)
-        finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
         self.stdout.write(f"done: {len(sent)} job(s)")

@@ -1,0 +1,52 @@
+"""The service's HTTP API, as an executor uses it (an executor-scope key in X-API-Key)."""
+
+import requests
+
+VERSION = "reference-1.0"
+
+
+class ServiceError(Exception):
+    """The service answered with an error (a problem document)."""
+
+    def __init__(self, response: requests.Response):
+        try:
+            detail = response.json().get("detail", response.text)
+        except ValueError:
+            detail = response.text[:200]
+        super().__init__(f"{response.request.method} {response.url}: {response.status_code} {detail}")
+        self.status = response.status_code
+
+
+class ServiceClient:
+    """Register, heartbeat, claim a job, report its result."""
+
+    def __init__(self, base_url: str, api_key: str, *, timeout: float = 10.0):
+        self.base_url = base_url.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers.update({"X-API-Key": api_key, "Accept": "application/json"})
+        self.timeout = timeout
+
+    def _call(self, method: str, path: str, body: dict | None = None):
+        response = self.session.request(method, self.base_url + path, json=body,
+                                        timeout=self.timeout)
+        if response.status_code >= 400:
+            raise ServiceError(response)
+        return response.json() if response.status_code != 204 else None
+
+    def register(self, chain_ref: str, address: str, name: str) -> dict:
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/register",
+                          {"address": address, "name": name, "version": VERSION,
+                           "capabilities": ["eas.attest"]})
+
+    def heartbeat(self, chain_ref: str, executor_id: str, status: str, pending_jobs: int) -> dict:
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/heartbeat",
+                          {"executorId": executor_id, "status": status,
+                           "pendingJobs": pending_jobs})
+
+    def claim(self, chain_ref: str, executor_id: str) -> dict | None:
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/claim",
+                          {"executorId": executor_id})
+
+    def report(self, chain_ref: str, workflow_id: str, executor_id: str, **result) -> dict:
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/{workflow_id}/result",
+                          {"executorId": executor_id, **result})
