@@ -22,7 +22,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from attestations import schema as schema_grammar
 from attestations.eas import ZERO_ADDRESS
 from attestations.models import Schema
-from config.api.errors import Conflict
+from core.errors import Conflict
 from executors.models import Executor, ExecutorStatus
 from executors.services import _check_owner
 from registry.authentication import KeyHolder

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from registry.masking import MASK, mask_text, mask_url
+from core.masking import MASK, mask_text, mask_url
 
 ALCHEMY_KEY = "k3yAbCdEfGhIjKlMnOpQrStUvWxYz012"
 INFURA_ID = "0123456789abcdef0123456789abcdef"
@@ -203,6 +203,6 @@ _PIECES = ["https://", "wss://", "?", "&", "=", "/", ":", " ", "key", "Token", "
 @given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=6), max_size=14).map("".join))
 @settings(max_examples=400, deadline=None)
 def test_text_the_quick_check_passes_over_is_text_no_pattern_would_change(text):
-    from registry.masking import _mask_every_pattern
+    from core.masking import _mask_every_pattern
 
     assert mask_text(text) == _mask_every_pattern(text)

@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from config.health import check_schedules
+from ops.health import check_schedules
 
 
 class Command(BaseCommand):

@@ -1,11 +1,11 @@
-"""One access-log line and the request metrics for every request (config/metrics.py)."""
+"""One access-log line and the request metrics for every request (ops/metrics.py)."""
 
 import logging
 import time
 
 from django.conf import settings
 
-from config.metrics import observe_request, route_of
+from ops.metrics import observe_request, route_of
 
 access_logger = logging.getLogger("config.access")
 

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 
-from config.trpc import superjson
-from config.trpc.errors import RpcError
+from trpc import superjson
+from trpc.errors import RpcError
 
 JSONL = "application/jsonl"
 

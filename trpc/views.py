@@ -7,12 +7,12 @@ from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import ParseError
 
-from config.api.parsers import loads_strict
-from config.api.problems import problem
-from config.trpc import dispatch, jsonrpc
-from config.trpc.errors import RpcError
-from config.trpc.procedures import PROCEDURES
-from config.trpc.wire import Outcome, Wire
+from core.parsers import loads_strict
+from core.problems import problem
+from trpc import dispatch, jsonrpc
+from trpc.errors import RpcError
+from trpc.procedures import PROCEDURES
+from trpc.wire import Outcome, Wire
 
 PREFIX = "/trpc"
 _ALLOWED = "GET, POST"

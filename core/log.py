@@ -6,7 +6,7 @@ import re
 from django.conf import settings
 from pythonjsonlogger.json import JsonFormatter
 
-from registry.masking import MASK, mask_text
+from core.masking import MASK, mask_text
 
 # A stored key keeps its public prefix (it identifies the key); the secret part goes.
 _STORED_KEY = re.compile(r"\b(crk_[0-9a-f]{12})\.[A-Za-z0-9_-]{43}")

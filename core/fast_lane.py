@@ -5,7 +5,7 @@ the parser classes and renders through a template response: machinery that costs
 actions more than their own work. The lane serves an ordinary request of such an action
 with the view's own pieces, in DRF's order: the view's authentication classes, permissions
 and throttles, then (only for a key that passed them) the API's strict JSON parsing and the
-lean reading of the body (config/api/lean.py), then the action, rendered by the API's
+lean reading of the body (core/lean.py), then the action, rendered by the API's
 renderer. Whatever is not ordinary (no
 key or a refused one, a body that is not plain JSON of the expected shape, a permission or
 a throttle that says no, a forced authentication as tRPC's in-process calls use) goes the
@@ -20,9 +20,9 @@ import io
 from django.conf import settings
 from rest_framework.exceptions import APIException
 
-from config.api.lean import lean_read, read_body
-from config.api.parsers import JSONParser
-from config.api.responses import rendered
+from core.lean import lean_read, read_body
+from core.parsers import JSONParser
+from core.responses import rendered
 
 _PARSER = JSONParser()
 

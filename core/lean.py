@@ -16,9 +16,9 @@ from rest_framework import fields as drf
 from rest_framework import serializers as drf_serializers
 from rest_framework.fields import empty
 
-from config.api.serializers import StrictMixin
-from registry.fields import Bytes32Field, ChainIdField
-from registry.validators import InvalidHex, normalize_bytes32
+from core.fields import Bytes32Field, ChainIdField
+from core.serializers import StrictMixin
+from core.validators import InvalidHex, normalize_bytes32
 
 
 def read_body(serializer_class, data) -> dict:

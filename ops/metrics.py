@@ -6,7 +6,8 @@ every worker (gunicorn.conf.py marks dead workers). The state of the service (ex
 RPC endpoints, indexer lag, workflows) is read from the database at scrape time by
 `StateCollector`, so it is right whichever process answers.
 
-Other modules count through the small functions here, e.g. `count_verify(outcome)`.
+Apps count their own events with counters of their own (verification/metrics.py): every
+counter of the process is published here.
 """
 
 import hmac
@@ -31,7 +32,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from config.middleware import problem_response
+from core.problems import problem_response
 
 logger = logging.getLogger(__name__)
 
@@ -40,13 +41,6 @@ REQUESTS = Counter("http_requests", "HTTP requests answered, by route and status
 LATENCY = Histogram("http_request_duration_seconds", "Time to answer a request, by route.",
                     ["method", "route"],
                     buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
-VERIFY_OUTCOMES = Counter("verify_outcomes", "Document verifications, by outcome.", ["outcome"])
-
-
-def count_verify(outcome: str) -> None:
-    """Count one verification answered with `outcome` (e.g. verified, not_found, revoked)."""
-    VERIFY_OUTCOMES.labels(outcome=outcome).inc()
-
 
 _REGEX_PARAM = re.compile(r"\(\?P<(\w+)>[^)]*\)")
 _ROUTE_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")

@@ -14,7 +14,7 @@ from functools import lru_cache
 from django.http import HttpResponse
 from djangorestframework_camel_case.render import CamelCaseJSONRenderer
 
-from config.api.errors import camel_attr
+from core.errors import camel_attr
 
 _RENDERER = CamelCaseJSONRenderer()
 _PLAIN = (str, int, float, bool, type(None))

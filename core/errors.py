@@ -1,7 +1,8 @@
-"""DRF exceptions as RFC 9457 problem documents (through drf-standardized-errors).
+"""Errors as RFC 9457 problem documents (through drf-standardized-errors).
 
-Domain code raises the exceptions below (or Django's); this module alone maps them to
-statuses, so that views stay free of error handling.
+Services raise the domain exceptions below (or Django's); they name no HTTP machinery.
+This module alone maps them, and DRF's and Django's own, to statuses and problem
+documents, so that services and views stay free of error handling.
 """
 
 from django.core.exceptions import RequestDataTooBig
@@ -12,10 +13,48 @@ from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
 from drf_standardized_errors.handler import ExceptionHandler
 from rest_framework import exceptions, status
 
-from config.api.problems import PROBLEM_CONTENT_TYPE, problem
+from core.problems import PROBLEM_CONTENT_TYPE, problem
+
+# Domain exceptions ----------------------------------------------------------------------
 
 
-class Conflict(exceptions.APIException):
+class DomainError(Exception):
+    """A request the service's rules refuse. `detail` says why (None: the status's usual
+    words), `code` names the rule for clients; `errors` are field errors (field -> messages,
+    nested as the request's fields are) when the refusal is about particular fields."""
+
+    def __init__(self, detail=None, code: str | None = None, *, errors=None):
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code
+        self.errors = errors
+
+
+class Invalid(DomainError):
+    """400: the request's content is wrong. `detail` may itself be the field errors
+    ({"schema_id": ["No schema ..."]}), as DRF's ValidationError takes them."""
+
+
+class PermissionDenied(DomainError):
+    """403: this key may not do this."""
+
+
+class NotFound(DomainError):
+    """404: what the request names does not exist (for this key)."""
+
+
+class Conflict(DomainError):
+    """409: the request conflicts with the current state of the resource."""
+
+
+class ServiceUnavailable(DomainError):
+    """503: a service this request needs (a chain's RPC endpoints, ...) does not answer."""
+
+
+# What the handler answers (DRF's exceptions) ---------------------------------------------
+
+
+class HttpConflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The request conflicts with the current state of the resource."
     default_code = "conflict"
@@ -27,15 +66,33 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
-class ServiceUnavailable(exceptions.APIException):
+class HttpServiceUnavailable(exceptions.APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_detail = "A service this request needs is unavailable; try again later."
     default_code = "service_unavailable"
 
 
-class DatabaseUnavailable(ServiceUnavailable):
+class DatabaseUnavailable(HttpServiceUnavailable):
     default_detail = "The database is unavailable; try again shortly."
     wait = 5  # Retry-After
+
+
+_ANSWERS = {
+    Invalid: exceptions.ValidationError,
+    PermissionDenied: exceptions.PermissionDenied,
+    NotFound: exceptions.NotFound,
+    Conflict: HttpConflict,
+    ServiceUnavailable: HttpServiceUnavailable,
+}
+
+
+def as_api_exception(exc: DomainError) -> exceptions.APIException:
+    """The DRF exception that answers a domain exception (its nearest listed ancestor's)."""
+    answer = next(_ANSWERS[cls] for cls in type(exc).__mro__ if cls in _ANSWERS)
+    converted = answer(exc.detail, exc.code)
+    if exc.errors is not None:
+        converted.field_errors = exc.errors
+    return converted
 
 
 def camel_attr(attr: str | None) -> str | None:
@@ -47,13 +104,15 @@ def camel_attr(attr: str | None) -> str | None:
 
 class ProblemExceptionHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc):
+        if isinstance(exc, DomainError):
+            return as_api_exception(exc)
         if isinstance(exc, (ProtectedError, RestrictedError)):
             objects = getattr(exc, "protected_objects", None) or exc.restricted_objects
             blocking = sorted({str(obj._meta.verbose_name_plural) for obj in objects})
-            return Conflict(f"Still referenced by {', '.join(blocking)}; remove those first.")
+            return HttpConflict(f"Still referenced by {', '.join(blocking)}; remove those first.")
         if isinstance(exc, IntegrityError):
             # A race past the serializer's uniqueness check; the constraint held.
-            return Conflict("A record with these unique values already exists.", code="duplicate")
+            return HttpConflict("A record with these unique values already exists.", code="duplicate")
         if isinstance(exc, (OperationalError, InterfaceError)):
             # The database went away (restart, failover): a 503 the client may retry, not a
             # crash. The next request reconnects (CONN_HEALTH_CHECKS).
@@ -66,7 +125,7 @@ class ProblemExceptionHandler(ExceptionHandler):
         if isinstance(exc, RequestDataTooBig):
             return PayloadTooLarge()
         if isinstance(exc, exceptions.ValidationError) and _only_unique_errors(exc.detail):
-            conflict = Conflict("A record with these unique values already exists.", "duplicate")
+            conflict = HttpConflict("A record with these unique values already exists.", "duplicate")
             conflict.field_errors = exc.detail
             return conflict
         return super().convert_known_exceptions(exc)

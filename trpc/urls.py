@@ -1,6 +1,6 @@
 from django.urls import path
 
-from config.trpc import views
+from trpc import views
 
 urlpatterns = [
     path("trpc", views.json_rpc, name="jsonrpc"),

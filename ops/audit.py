@@ -13,7 +13,8 @@ from contextvars import ContextVar
 from django.contrib import admin
 from django.utils.html import format_html
 
-from registry.masking import MASK, mask_url
+from core.masking import MASK, mask_url
+from core.request_id import request_id_var
 
 # model label -> options of auditlog.register(). Fields the service itself rewrites all the
 # time (heartbeats, probe results, last use) are left out: the trail is for decisions.
@@ -53,8 +54,6 @@ def mask_value(value: str) -> str:
 
 def request_id() -> str | None:
     """AUDITLOG_CID_GETTER: the request id of the request making the change."""
-    from config.middleware import request_id_var
-
     value = request_id_var.get()
     return None if value == "-" else value
 
@@ -103,7 +102,7 @@ def connect_actor() -> None:
     from django.db.models.signals import pre_save
 
     pre_save.connect(_name_the_actor, sender=get_logentry_model(),
-                     dispatch_uid="config.audit.actor")
+                     dispatch_uid="ops.audit.actor")
 
 
 def key_of(request) -> dict | None:

@@ -2,6 +2,8 @@
 
 from http import HTTPStatus
 
+from django.http import JsonResponse
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 TYPE_PREFIX = "urn:problem-type:chain-registry:"
 
@@ -45,3 +47,8 @@ def problem(status: int, *, code=None, detail=None, title=None, errors=None, **e
         document["errors"] = errors
     document.update(extra)
     return document
+
+
+def problem_response(status: int, **fields) -> JsonResponse:
+    """A problem document as a plain Django response, for errors outside DRF."""
+    return JsonResponse(problem(status, **fields), status=status, content_type=PROBLEM_CONTENT_TYPE)

@@ -4,7 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from registry.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
+from core.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
 
 
 @extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "example": "0x" + "ab" * 20})

@@ -21,11 +21,11 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from config.api.errors import camel_attr
-from config.api.problems import problem
-from config.trpc.errors import KEPT_HEADERS, RpcError
+from core.errors import camel_attr
+from core.problems import problem
+from trpc.errors import KEPT_HEADERS, RpcError
 
-logger = logging.getLogger("config.trpc")
+logger = logging.getLogger("trpc")
 QUERY, MUTATION = "query", "mutation"
 # Request headers the inner request does not inherit: they describe the outer one.
 _OUTER_ONLY = ("HTTP_TRPC_ACCEPT", "HTTP_TRPC_BATCH_MODE", "HTTP_ACCEPT", "HTTP_CONTENT_LENGTH")

@@ -11,7 +11,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from config.middleware import problem_response
+from core.problems import problem_response
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Everything the service keeps in the cache can be recomputed or skipped: cached A
 (read from the database instead), key-use flags, rate-limit counters, task locks. So when
 Redis is unreachable, reads miss, writes are dropped and `add` (locks, flags) says no, with
 a warning; requests keep being served. `incr` still raises: the rate limit decides itself
-(config/api/throttling.py fails open).
+(core/throttling.py fails open).
 """
 
 import logging

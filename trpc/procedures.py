@@ -7,7 +7,7 @@ the URL. Add a procedure here and it is served, documented by the tests and call
 JSON-RPC: there is nothing else to write.
 """
 
-from config.trpc.dispatch import mutation, query
+from trpc.dispatch import mutation, query
 
 PROCEDURES = {
     "chains.list": query("public-chain-list"),

@@ -6,7 +6,7 @@ document; the tRPC code (name and JSON-RPC number) follows from the status, as i
 
 from dataclasses import dataclass, field
 
-from config.api.problems import problem
+from core.problems import problem
 
 # tRPC's names and numbers (@trpc/server, error/codes.ts) by HTTP status.
 CODES_BY_STATUS = {

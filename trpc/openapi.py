@@ -2,7 +2,7 @@
 are not generated, so their paths are written here, the procedures taken from the registry.
 docs/api.md has the whole protocol."""
 
-from config.trpc.procedures import PROCEDURES
+from trpc.procedures import PROCEDURES
 
 _ENVELOPE = {
     "description": "tRPC's envelope: `{result: {data}}` or `{error: {message, code, data}}`; "

@@ -7,7 +7,7 @@ are dropped. An API that stores chain ids and hashes should say no instead.
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
-from config.api.errors import camel_attr
+from core.errors import camel_attr
 
 
 def _expects(field) -> tuple[tuple[type, ...], str] | None:

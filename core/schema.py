@@ -3,8 +3,8 @@
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from rest_framework import serializers
 
-from config.api.problems import PROBLEM_CONTENT_TYPE
-from config.api.serializers import StrictMixin
+from core.problems import PROBLEM_CONTENT_TYPE
+from core.serializers import StrictMixin
 
 
 class ProblemErrorSerializer(serializers.Serializer):

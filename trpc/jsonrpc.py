@@ -14,9 +14,9 @@ import json
 from django.conf import settings
 from django.http import HttpResponse
 
-from config.trpc import dispatch
-from config.trpc.errors import RpcError
-from config.trpc.procedures import PROCEDURES
+from trpc import dispatch
+from trpc.errors import RpcError
+from trpc.procedures import PROCEDURES
 
 INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32600, -32601, -32602
 _ABSENT = object()

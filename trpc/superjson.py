@@ -8,7 +8,7 @@ input's `meta` may name, those with a JSON meaning are applied (`undefined` drop
 
 import re
 
-from config.trpc.errors import RpcError
+from trpc.errors import RpcError
 
 _UNESCAPED_DOT = re.compile(r"(?<!\\)\.")
 
