@@ -90,8 +90,8 @@ def as_api_exception(exc: DomainError) -> exceptions.APIException:
     """The DRF exception that answers a domain exception (its nearest listed ancestor's)."""
     answer = next(_ANSWERS[cls] for cls in type(exc).__mro__ if cls in _ANSWERS)
     converted = answer(exc.detail, exc.code)
-    if exc.errors is not None:
-        converted.field_errors = exc.errors
+    if exc.errors is not None:  # as DRF keeps them: messages with the code
+        converted.field_errors = exceptions.ValidationError(exc.errors, exc.code).detail
     return converted
 
 
