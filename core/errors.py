@@ -83,6 +83,7 @@ _ANSWERS = {
     NotFound: exceptions.NotFound,
     Conflict: HttpConflict,
     ServiceUnavailable: HttpServiceUnavailable,
+    DomainError: exceptions.ValidationError,  # a refusal of no more particular kind: a 400
 }
 
 
