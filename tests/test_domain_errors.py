@@ -38,6 +38,8 @@ CASES = {
     "invalid, a message": (errors.Invalid("Bad."), exceptions.ValidationError("Bad.")),
     "invalid, field errors": (errors.Invalid(FIELD_ERRORS, code="does_not_exist"),
                               exceptions.ValidationError(FIELD_ERRORS, code="does_not_exist")),
+    "a refusal of no particular kind": (errors.DomainError("Refused."),
+                                        exceptions.ValidationError("Refused.")),
     "service unavailable": (
         errors.ServiceUnavailable("No RPC endpoint answered.", code="chain_unavailable"),
         errors.HttpServiceUnavailable("No RPC endpoint answered.", code="chain_unavailable"),
