@@ -1,7 +1,7 @@
 """gunicorn settings, read from the working folder (`gunicorn config.wsgi:application`).
 Every setting can be changed without rebuilding the image: the environment variables below,
 or GUNICORN_CMD_ARGS. With PROMETHEUS_MULTIPROC_DIR set, each worker writes its metrics
-there and /metrics adds them up (config/metrics.py)."""
+there and /metrics adds them up (ops/metrics.py)."""
 
 import multiprocessing
 import os
@@ -28,7 +28,7 @@ max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "1000")
 preload_app = os.environ.get("GUNICORN_PRELOAD", "true").lower() in ("1", "true", "yes")
 # X-Forwarded-Proto is believed from these addresses (the proxy on compose's network).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")
-# One access line per request: the app's own (config.observability, JSON with the request
+# One access line per request: the app's own (ops.observability, JSON with the request
 # id); gunicorn's is off. Errors go to stderr.
 accesslog = None
 errorlog = "-"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import eth_abi
 import eth_abi.grammar
 
-from registry.validators import InvalidHex, normalize_address
+from core.validators import InvalidHex, normalize_address
 
 ALIASES = {"uint": "uint256", "int": "int256", "ipfsHash": "bytes32"}
 DOCUMENT_HASH_FIELD = "documentHash"

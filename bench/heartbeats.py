@@ -160,7 +160,7 @@ def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from config.api import fast_lane
+    from core import fast_lane
     from executors import services
 
     client = Client(HTTP_X_API_KEY=key, HTTP_HOST="127.0.0.1")

@@ -20,12 +20,6 @@ class ProjectConfig(AppConfig):
 
         sys.setrecursionlimit(PYTHON_DEFAULT_RECURSION_LIMIT)
 
-        from config.audit import connect_actor, install_admin, register_models
-
-        register_models()
-        connect_actor()
-        install_admin()
-
         # Every `migrate` (compose's one-shot `migrate` service, scripts/run.sh, the test
         # database) leaves the periodic tasks in place: sent once, for django_celery_beat.
         from django.apps import apps

@@ -5,6 +5,8 @@ import os
 
 from celery import Celery, signals
 
+from core.request_id import request_id_var
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("chain_registry")
@@ -37,8 +39,6 @@ def capture_warnings(**_):
 
 @signals.before_task_publish.connect
 def add_request_id(headers=None, **_):
-    from config.middleware import request_id_var
-
     request_id = request_id_var.get()
     if headers is not None and request_id != "-":  # "-": queued outside a request (beat)
         headers.setdefault(REQUEST_ID_HEADER, request_id)
@@ -48,8 +48,6 @@ def add_request_id(headers=None, **_):
 def enter_request_id(task=None, **_):
     """The task's log lines carry the request id its message brought (custom headers are
     attributes of task.request); a task run eagerly keeps the one it runs under."""
-    from config.middleware import request_id_var
-
     request_id = getattr(task.request, REQUEST_ID_HEADER, None) if task else None
     if request_id:
         task.request.request_id_token = request_id_var.set(request_id)
@@ -57,8 +55,6 @@ def enter_request_id(task=None, **_):
 
 @signals.task_postrun.connect
 def leave_request_id(task=None, **_):
-    from config.middleware import request_id_var
-
     token = getattr(task.request, "request_id_token", None) if task else None
     if token is not None:
         request_id_var.reset(token)

@@ -1,7 +1,6 @@
 """Request-wide concerns: the request id, the body size limit, and problem documents for
 errors that happen outside DRF (unknown paths, 405s of plain views, crashes)."""
 
-import contextvars
 import logging
 import re
 import uuid
@@ -10,13 +9,13 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 
-from config.api.problems import PROBLEM_CONTENT_TYPE, problem
+from core.problems import problem_response
+from core.request_id import request_id_var
 
 logger = logging.getLogger("config.errors")
-request_id_var = contextvars.ContextVar("request_id", default="-")
 _VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # The Django admin and its login keep Django's own HTML pages.
 _HTML_PATHS = ("/admin/",)
@@ -44,23 +43,10 @@ class RequestIdMiddleware:
         return response
 
 
-class RequestIdLogFilter(logging.Filter):
-    def filter(self, record):
-        # Django logs each 4xx/5xx ("django.request") after the middleware has returned,
-        # outside the context variable, but it passes the request along.
-        request = getattr(record, "request", None)
-        record.request_id = getattr(request, "request_id", None) or request_id_var.get()
-        return True
-
-
-def problem_response(status: int, **fields) -> JsonResponse:
-    return JsonResponse(problem(status, **fields), status=status, content_type=PROBLEM_CONTENT_TYPE)
-
-
 def error_response(request, status: int, **fields):
     """A problem document; under /trpc, the tRPC or JSON-RPC envelope its clients read."""
     if request.path_info == "/trpc" or request.path_info.startswith("/trpc/"):
-        from config.trpc.views import error_response as envelope  # the views import DRF
+        from trpc.views import error_response as envelope  # the views import DRF
 
         return envelope(request, status, fields.get("detail"))
     return problem_response(status, **fields)

@@ -52,11 +52,12 @@ INSTALLED_APPS = [
     "executors",
     "attestations",
     "verification",
+    "ops",
 ]
 
 MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
-    "config.observability.AccessLogMiddleware",
+    "ops.observability.AccessLogMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # early, so that error responses carry CORS too
     "config.middleware.ProblemDetailsMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
@@ -66,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.audit.AuditMiddleware",
+    "ops.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -93,7 +94,7 @@ DATABASES = {
 }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# The hot statements (heartbeat, verify) as PostgreSQL prepared statements (config/db.py);
+# The hot statements (heartbeat, verify) as PostgreSQL prepared statements (core/db.py);
 # off behind a transaction-mode pooler that does not keep them.
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -107,14 +108,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    # Served without the cache while Redis is down (config/cache.py), and never waiting
+    # Served without the cache while Redis is down (core/cache.py), and never waiting
     # long for it.
-    CACHES["default"]["BACKEND"] = "config.cache.FailSoftRedisCache"
+    CACHES["default"]["BACKEND"] = "core.cache.FailSoftRedisCache"
     CACHES["default"].setdefault("OPTIONS", {}).update(
         {"socket_connect_timeout": 1, "socket_timeout": 1, "retry_on_timeout": False}
     )
 elif CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
-    CACHES["default"]["BACKEND"] = "config.cache.LocMemCache"  # the same, keys unchecked
+    CACHES["default"]["BACKEND"] = "core.cache.LocMemCache"  # the same, keys unchecked
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -232,7 +233,7 @@ INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=20
 INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
 INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
 
-# /trpc (config/trpc): superjson-wrapped inputs and outputs for clients created with
+# /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
 # `transformer: superjson`; the most calls one batch may hold.
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
 TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
@@ -278,7 +279,7 @@ for _soft, _hard in ((CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT),
     if not _soft < _hard:
         raise ImproperlyConfigured("Celery time limits: each soft limit below its hard limit.")
 
-# Rate limits per key, by scope (config/api/throttling.py): "COUNT/PERIOD" or "none".
+# Rate limits per key, by scope (core/throttling.py): "COUNT/PERIOD" or "none".
 API_RATE_LIMITS = {
     "admin": env.rate("RATE_LIMIT_ADMIN", default="1200/min"),
     "api": env.rate("RATE_LIMIT_API", default="1200/min"),
@@ -286,33 +287,36 @@ API_RATE_LIMITS = {
 }
 
 # The heartbeat and verify actions skip DRF's per-request machinery when a request is
-# ordinary (config/api/fast_lane.py); false sends every request through DRF's dispatch.
+# ordinary (core/fast_lane.py); false sends every request through DRF's dispatch.
 API_FAST_LANE = env.bool("API_FAST_LANE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.api.parsers.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONOnlyNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.JSONOnlyNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": ["registry.authentication.ApiKeyHeaderAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["registry.permissions.HasApiScope"],
-    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.KeyRateThrottle"],
-    "DEFAULT_METADATA_CLASS": "config.api.metadata.MinimalMetadata",
-    "DEFAULT_FILTER_BACKENDS": ["config.api.filtering.FilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.LimitOffsetPagination",
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.KeyRateThrottle"],
+    "DEFAULT_METADATA_CLASS": "core.metadata.MinimalMetadata",
+    "DEFAULT_FILTER_BACKENDS": ["core.filtering.FilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%SZ",
     "UNAUTHENTICATED_USER": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+# The key check of the administration endpoints (core/viewsets.py): a Bearer admin key.
+ADMIN_AUTHENTICATION_CLASSES = ["registry.authentication.BearerKeyAuthentication"]
+ADMIN_PERMISSION_CLASSES = ["registry.permissions.HasAdminScope"]
 JSON_CAMEL_CASE = {
     # Keys inside these values are data, not field names: left as they are (an ABI, an
     # executor's metadata, attestation data keyed by its schema's field names).
     "JSON_UNDERSCOREIZE": {"ignore_fields": ("abi", "decoded", "metadata", "data")},
 }
 DRF_STANDARDIZED_ERRORS = {
-    "EXCEPTION_HANDLER_CLASS": "config.api.errors.ProblemExceptionHandler",
-    "EXCEPTION_FORMATTER_CLASS": "config.api.errors.ProblemFormatter",
+    "EXCEPTION_HANDLER_CLASS": "core.errors.ProblemExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "core.errors.ProblemFormatter",
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
 }
 SPECTACULAR_SETTINGS = {
@@ -327,7 +331,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
-        "config.trpc.openapi.add_trpc_paths",
+        "trpc.openapi.add_trpc_paths",
     ],
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {
@@ -349,17 +353,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "config.middleware.RequestIdLogFilter"},
-        "mask_secrets": {"()": "config.log.MaskSecretsFilter"},
+        "request_id": {"()": "core.request_id.RequestIdLogFilter"},
+        "mask_secrets": {"()": "core.log.MaskSecretsFilter"},
     },
     "formatters": {
-        # Both formats mask secrets in the whole line, tracebacks included (config/log.py).
-        "text": {"()": "config.log.MaskingFormatter",
+        # Both formats mask secrets in the whole line, tracebacks included (core/log.py).
+        "text": {"()": "core.log.MaskingFormatter",
                  "fmt": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         # One JSON object a line; extra fields (the access log's method, route, status,
         # latency_ms, key_prefix) become keys of their own.
         "json": {
-            "()": "config.log.MaskingJsonFormatter",
+            "()": "core.log.MaskingJsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
             "timestamp": False,
@@ -375,12 +379,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
-# Audit trail (config/audit.py): the request id as each entry's correlation id, RPC URLs
+# Audit trail (ops/audit.py): the request id as each entry's correlation id, RPC URLs
 # masked in recorded changes.
-AUDITLOG_CID_GETTER = "config.audit.request_id"
-AUDITLOG_MASK_CALLABLE = "config.audit.mask_value"
+AUDITLOG_CID_GETTER = "ops.audit.request_id"
+AUDITLOG_MASK_CALLABLE = "ops.audit.mask_value"
 AUDITLOG_DISABLE_REMOTE_ADDR = False
 
-# Prometheus metrics at /metrics (config/metrics.py): open when METRICS_TOKEN is empty (bind
+# Prometheus metrics at /metrics (ops/metrics.py): open when METRICS_TOKEN is empty (bind
 # it to an internal network), else only with `Authorization: Bearer <METRICS_TOKEN>`.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")

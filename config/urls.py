@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
-from config import health
-from config.metrics import metrics_view
+from ops import health
+from ops.metrics import metrics_view
 from verification.api import urls as verification_urls
 
 urlpatterns = [
@@ -20,6 +20,6 @@ urlpatterns = [
     path("v1/admin/", include("executors.api.admin_urls")),
     path("", include("attestations.api.urls")),
     path("", include("verification.api.workflow_urls")),
-    path("", include("config.trpc.urls")),
+    path("", include("trpc.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -5,9 +5,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from registry.masking import mask_url
+from core.masking import mask_url
+from core.validators import validate_address
 from registry.models import Chain
-from registry.validators import validate_address
 
 
 class ExecutorStatus(models.TextChoices):

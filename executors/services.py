@@ -6,14 +6,13 @@ from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
-from rest_framework.exceptions import NotFound, PermissionDenied
 
-from config.api.errors import Conflict
-from config.db import run_hot
+from core.db import run_hot
+from core.errors import Conflict, NotFound, PermissionDenied
+from core.validators import MAX_CHAIN_ID
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, lease_seconds
 from registry.authentication import KeyHolder
 from registry.models import Chain, KeyScope
-from registry.validators import MAX_CHAIN_ID
 
 # What an executor may say of itself in a heartbeat, and the status it means.
 REPORTED_STATUS = {

@@ -9,7 +9,7 @@ from django.utils.text import slugify
 from djangorestframework_camel_case.util import underscoreize
 from drf_standardized_errors.formatter import flatten_errors
 
-from config.api.errors import camel_attr
+from core.errors import camel_attr
 from registry.api.serializers import ChainSerializer
 from registry.models import Chain
 

@@ -264,7 +264,7 @@ def test_a_body_nested_100000_deep_is_refused_and_web3_leaves_the_recursion_limi
     script = (
         "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
         "django.setup(); import web3, io, sys; assert sys.getrecursionlimit() == 1000;"
-        "from config.api.parsers import JSONParser; from rest_framework.exceptions import ParseError\n"
+        "from core.parsers import JSONParser; from rest_framework.exceptions import ParseError\n"
         "try:\n    JSONParser().parse(io.BytesIO(b'[' * 100000 + b']' * 100000))\n"
         "except ParseError as exc:\n    print('refused:', exc)\n"
     )

@@ -1,4 +1,4 @@
-"""The fast lane (config/api/fast_lane.py) answers as DRF's dispatch does: every request here
+"""The fast lane (core/fast_lane.py) answers as DRF's dispatch does: every request here
 is sent twice, through the lane and with API_FAST_LANE off, and the answers compared."""
 
 import json
@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.views import APIView
 
-from config.api.responses import _RENDERER, rendered
+from core.responses import _RENDERER, rendered
 from executors.models import ExecutorStatus
 from registry.models import KeyScope
 from tests.conftest import make_key

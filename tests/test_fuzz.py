@@ -147,7 +147,7 @@ def test_a_value_the_database_cannot_hold_is_a_validation_error():
     from django.db import DataError
     from rest_framework.exceptions import ValidationError
 
-    from config.api.errors import ProblemExceptionHandler
+    from core.errors import ProblemExceptionHandler
 
     converted = ProblemExceptionHandler(DataError("bigint out of range"), {}).convert_known_exceptions(
         DataError("bigint out of range"))

@@ -6,7 +6,7 @@ import pytest
 from django.core.handlers.wsgi import LimitedStream
 from django.test import Client
 
-from config.api.parsers import JSONParser
+from core.parsers import JSONParser
 from tests.conftest import assert_problem
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The lean reading of hot request bodies (config/api/lean.py) gives what the serializer
+"""The lean reading of hot request bodies (core/lean.py) gives what the serializer
 gives, and leaves everything else to the serializer."""
 
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
-from config.api.lean import _plan, _read, read_body
+from core.lean import _plan, _read, read_body
 from executors.api.serializers import HeartbeatSerializer
 from verification.api.serializers import VerifyRequestSerializer
 

@@ -100,7 +100,7 @@ def test_the_openapi_schema_documents_429_with_retry_after(anon):
 
 
 def test_a_page_is_capped_at_the_maximum_limit(admin):
-    from config.api.pagination import LimitOffsetPagination
+    from core.pagination import LimitOffsetPagination
 
     ChainFactory.create_batch(3)
     LimitOffsetPagination.max_limit, saved = 2, LimitOffsetPagination.max_limit

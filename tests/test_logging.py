@@ -2,7 +2,7 @@ import logging
 
 import pytest
 
-from config.log import MaskSecretsFilter
+from core.log import MaskSecretsFilter
 
 SECRET_URL = "https://eth-mainnet.g.alchemy.com/v2/AbCdEf0123456789AbCdEf0123456789"
 

@@ -7,9 +7,9 @@ import pytest
 from django.conf import settings as django_settings
 from prometheus_client.parser import text_string_to_metric_families
 
-from config.metrics import count_verify
 from tests.conftest import assert_problem
 from tests.factories import ChainFactory, ExecutorFactory, IndexCursorFactory, RpcEndpointFactory
+from verification.metrics import count_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The request parser's camelCase -> snake_case conversion (config/api/parsers.py) gives
+"""The request parser's camelCase -> snake_case conversion (core/parsers.py) gives
 what djangorestframework-camel-case's own `underscoreize` gives, on any parsed JSON."""
 
 import pytest
@@ -6,7 +6,7 @@ from djangorestframework_camel_case.util import underscoreize
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.api.parsers import underscoreize_json
+from core.parsers import underscoreize_json
 
 KEYS = st.one_of(
     st.sampled_from(["documentHash", "chainId", "executorId", "pendingJobs", "headBlock",

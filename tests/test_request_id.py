@@ -6,7 +6,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from config.middleware import RequestIdLogFilter
+from core.request_id import RequestIdLogFilter
 
 pytestmark = pytest.mark.django_db
 

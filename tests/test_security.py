@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.env import Env
-from config.log import MaskSecretsFilter, mask_secrets
+from core.log import MaskSecretsFilter, mask_secrets
 from registry.models import ApiKey
 from tests.factories import ChainFactory, ExecutorFactory, RpcEndpointFactory
 from tests.routes import api_routes

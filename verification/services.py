@@ -34,9 +34,9 @@ from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations.models import Attestation
-from config.api.errors import ServiceUnavailable
-from config.db import run_hot
+from core.db import run_hot
 from core.eas_abi import ZERO_UID, eas_abi
+from core.errors import ServiceUnavailable
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
@@ -127,7 +127,7 @@ class Slot(Expression):
 
 # The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
 # compiled once per process and backend with a Slot for each request's value (and
-# PostgreSQL plans it once per connection: config/db.py).
+# PostgreSQL plans it once per connection: core/db.py).
 _SLOTS = (Slot("document_hash", CharField()), Slot("chain_id", IntegerField()),
           Slot("now", DateTimeField()))
 

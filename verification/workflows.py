@@ -21,8 +21,8 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 
 from attestations import schema as schema_grammar
 from attestations.models import Schema
-from config.api.errors import Conflict
 from core.eas_abi import ZERO_ADDRESS
+from core.errors import Conflict
 from executors.models import Executor, ExecutorStatus
 from executors.services import _check_owner
 from registry.authentication import KeyHolder

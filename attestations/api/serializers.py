@@ -2,7 +2,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from attestations.models import Attestation, Schema
-from config.api.serializers import StrictSerializer
+from core.serializers import StrictSerializer
 from registry.api.serializers import NativeCurrencySerializer
 from registry.models import Chain, Deployment
 from registry.models.rpc import OverrideStatus, ProbeStatus

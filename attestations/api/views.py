@@ -10,11 +10,11 @@ from rest_framework.response import Response
 from attestations import schema
 from attestations.api import filters, serializers
 from attestations.models import Attestation, Schema
-from config.api.errors import Conflict
-from config.api.pagination import KeysetPagination
+from core.errors import Conflict
+from core.pagination import KeysetPagination
+from core.validators import InvalidHex, normalize_bytes32
 from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
-from registry.validators import InvalidHex, normalize_bytes32
 
 
 class AttestationPagination(KeysetPagination):

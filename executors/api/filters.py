@@ -1,7 +1,7 @@
 import django_filters as filters
 
+from core.filters import AddressFilter, StrictBooleanFilter
 from executors.models import Executor, ExecutorStatus, TrustedAttester
-from registry.api.filters import AddressFilter, StrictBooleanFilter
 
 
 class ExecutorFilter(filters.FilterSet):

@@ -4,7 +4,8 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api.serializers import StrictModelSerializer, StrictSerializer
+from core.fields import AddressField
+from core.serializers import StrictModelSerializer, StrictSerializer
 from executors.models import (
     Executor,
     ExecutorStatus,
@@ -14,7 +15,6 @@ from executors.models import (
 )
 from executors.services import REPORTED_STATUS
 from registry.api.serializers import WEB_SCHEMES, ChainRefField, check_url
-from registry.fields import AddressField
 
 MAX_CAPABILITIES = 32
 MAX_METADATA_BYTES = 4096

@@ -4,11 +4,11 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from config.api.fast_lane import FastLaneMixin
+from core.fast_lane import FastLaneMixin
+from core.viewsets import AdminViewSet
 from executors import services
 from executors.api import filters, serializers
 from executors.models import Executor, TrustedAttester
-from registry.api.views import AdminViewSet
 from registry.authentication import BearerKeyAuthentication
 from registry.models import Chain
 from registry.permissions import HasAdminScope, HasExecutorScope

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import registry.validators
+import core.validators
 import uuid
 from django.db import migrations, models
 
@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
             name='Executor',
             fields=[
                 ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('address', models.CharField(help_text='0x + 40 lowercase hex digits', max_length=42, validators=[registry.validators.validate_address])),
+                ('address', models.CharField(help_text='0x + 40 lowercase hex digits', max_length=42, validators=[core.validators.validate_address])),
                 ('name', models.CharField(blank=True, max_length=100)),
                 ('endpoint_url', models.CharField(blank=True, max_length=500)),
                 ('version', models.CharField(blank=True, max_length=64)),
@@ -73,7 +73,7 @@ class Migration(migrations.Migration):
             name='TrustedAttester',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('address', models.CharField(max_length=42, validators=[registry.validators.validate_address])),
+                ('address', models.CharField(max_length=42, validators=[core.validators.validate_address])),
                 ('note', models.CharField(blank=True, max_length=200)),
                 ('added_by', models.CharField(blank=True, max_length=100)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),

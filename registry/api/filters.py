@@ -1,8 +1,7 @@
 import django_filters as filters
 from django.db.models import Q
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 
+from core.filters import AddressFilter, StrictBooleanFilter
 from registry.models import (
     Category,
     Chain,
@@ -15,23 +14,6 @@ from registry.models import (
 from registry.models.rpc import OverrideStatus, ProbeStatus
 
 # Filter names are the camelCase names of the wire format.
-
-
-@extend_schema_field(OpenApiTypes.BOOL)  # `true` or `false` in the URL, as OpenAPI writes them
-class StrictBooleanFilter(filters.TypedChoiceFilter):
-    """`true` or `false`; anything else is a 400, where BooleanFilter would ignore it."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
-        kwargs.setdefault("coerce", lambda value: value == "true")
-        super().__init__(**kwargs)
-
-
-class AddressFilter(filters.CharFilter):
-    """An address in any case: addresses are stored lowercase."""
-
-    def filter(self, qs, value):
-        return super().filter(qs, value.lower() if value else value)
 
 
 class ChainFilter(filters.FilterSet):

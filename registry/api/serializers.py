@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
-from config.api.serializers import StrictModelSerializer, StrictSerializer, non_field_error
+from core.fields import AddressField, Bytes32Field, ChainIdField
+from core.masking import mask_url
+from core.serializers import StrictModelSerializer, StrictSerializer, non_field_error
 from registry import abi
-from registry.fields import AddressField, Bytes32Field, ChainIdField
-from registry.masking import mask_url
 from registry.models import (
     Category,
     Chain,

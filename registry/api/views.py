@@ -4,9 +4,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from config.api.errors import Conflict
+from core.errors import Conflict
+from core.viewsets import AdminAccess, AdminViewSet
 from registry.api import filters, serializers
-from registry.authentication import BearerKeyAuthentication
 from registry.models import (
     Category,
     Chain,
@@ -16,17 +16,6 @@ from registry.models import (
     ProviderHealth,
     RpcEndpoint,
 )
-from registry.permissions import HasAdminScope
-
-
-class AdminViewSet(viewsets.ModelViewSet):
-    # Administration endpoints: Bearer admin key; PATCH, never PUT. Each write is one
-    # validated save, so a failed request writes nothing. (A comment, not a docstring:
-    # drf-spectacular would publish it as every operation's description.)
-
-    authentication_classes = [BearerKeyAuthentication]
-    permission_classes = [HasAdminScope]
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
 
 class ChainViewSet(AdminViewSet):
@@ -113,12 +102,11 @@ class RpcEndpointViewSet(AdminViewSet):
 
 
 class ProviderHealthViewSet(
-    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    AdminAccess, mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
 ):
     """Provider health reports: history rows, created and read, never changed."""
 
-    authentication_classes = [BearerKeyAuthentication]
-    permission_classes = [HasAdminScope]
     queryset = ProviderHealth.objects.all()
     serializer_class = serializers.ProviderHealthSerializer
     filterset_class = filters.ProviderHealthFilter

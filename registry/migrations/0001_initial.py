@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import registry.validators
+import core.validators
 from django.db import migrations, models
 
 
@@ -85,7 +85,7 @@ class Migration(migrations.Migration):
             name='ContractVersion',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.CharField(help_text='Semantic version, e.g. 1.4.0', max_length=64, validators=[registry.validators.validate_semver])),
+                ('version', models.CharField(help_text='Semantic version, e.g. 1.4.0', max_length=64, validators=[core.validators.validate_semver])),
                 ('abi', models.JSONField()),
                 ('compiler_version', models.CharField(blank=True, max_length=100)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),

@@ -1,6 +1,6 @@
 from django.db import models
 
-from registry.validators import MAX_CHAIN_ID
+from core.validators import MAX_CHAIN_ID
 
 
 class ChainQuerySet(models.QuerySet):

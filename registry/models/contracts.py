@@ -1,8 +1,8 @@
 from django.db import models
 
+from core.validators import validate_address, validate_semver
 from registry import abi
 from registry.models.chains import Chain
-from registry.validators import validate_address, validate_semver
 
 
 class Category(models.Model):

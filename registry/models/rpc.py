@@ -5,7 +5,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from registry.masking import mask_url
+from core.masking import mask_url
 from registry.models.chains import Chain
 
 

@@ -128,6 +128,8 @@ def test_executors_are_filtered_by_address_in_any_case(admin, chain, address):
     ({"status": "ok"}, "status"),
     ({"chainId": "anvil"}, "chainId"),
     ({"trusted": "yes"}, "trusted"),
+    ({"address": "0x" + "g" * 40}, "address"),
+    ({"address": BAD_CHECKSUM}, "address"),
 ])
 def test_an_invalid_executor_filter_is_a_400_naming_it(admin, chain, params, attr):
     response = admin.get(EXECUTORS, params)

@@ -2,8 +2,8 @@
 
 import pytest
 
+from core.validators import MAX_CHAIN_ID
 from registry.models import Chain, Deployment, RpcEndpoint
-from registry.validators import MAX_CHAIN_ID
 from tests.conftest import assert_problem
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
 
@@ -600,7 +600,7 @@ def test_a_bad_limit_or_offset_is_a_400_naming_it(admin, params):
 def test_a_limit_above_the_maximum_is_capped(admin):
     for chain_id in range(1, 4):
         ChainFactory(chain_id=chain_id)
-    from config.api.pagination import LimitOffsetPagination
+    from core.pagination import LimitOffsetPagination
 
     body = admin.get(URL, {"limit": LimitOffsetPagination.max_limit + 1}).json()
 

@@ -270,6 +270,8 @@ def test_deployments_are_filtered_by_contract_version(admin, several):
 @pytest.mark.parametrize(("params", "attr"), [
     ({"kind": "proxy"}, "kind"), ({"chainId": "mainnet"}, "chainId"),
     ({"contractVersion": "x"}, "contractVersion"),
+    # The one address filter (core/filters.py): checked, not matched against nothing.
+    ({"address": LOWER[:-1]}, "address"), ({"address": BAD_CHECKSUM}, "address"),
 ])
 def test_an_invalid_deployment_filter_is_a_400_naming_it(admin, several, params, attr):
     response = admin.get(URL, params)

@@ -27,7 +27,7 @@ def crash(*args):
 def crashing_client(api_key, monkeypatch) -> APIClient:
     """A client whose every procedure call crashes inside the server (its answer must not
     show the exception)."""
-    from config.trpc import dispatch
+    from trpc import dispatch
 
     monkeypatch.setattr(dispatch, "call", crash)
     client = APIClient(raise_request_exception=False)
@@ -46,7 +46,7 @@ def query_url(paths: str, data=None, *, batch: bool = False) -> str:
 
 def assert_error(envelope: dict, name: str, status: int, path: str | None = None) -> dict:
     """A tRPC error envelope with this code name, HTTP status (and path); its shape."""
-    from config.trpc.errors import CODES_BY_STATUS, PARSE_ERROR
+    from trpc.errors import CODES_BY_STATUS, PARSE_ERROR
 
     assert set(envelope) == {"error"}, envelope
     shape = envelope["error"]

@@ -7,8 +7,6 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.urls import resolve, reverse
 
-from config.trpc.dispatch import path_params
-from config.trpc.procedures import PROCEDURES
 from tests.factories import (
     AttestationFactory,
     ChainFactory,
@@ -18,6 +16,8 @@ from tests.factories import (
 )
 from tests.trpc.conftest import assert_error, query_url
 from tests.verification.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
+from trpc.dispatch import path_params
+from trpc.procedures import PROCEDURES
 
 pytestmark = pytest.mark.django_db
 

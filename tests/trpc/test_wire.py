@@ -202,7 +202,7 @@ def test_a_body_over_the_limit_is_a_413_envelope(api, settings):
 
 
 def test_a_crash_is_a_500_envelope_without_traceback(crashing_client, monkeypatch):
-    from config.trpc import dispatch
+    from trpc import dispatch
 
     client = crashing_client
     response = client.get(query_url("chains.list"))

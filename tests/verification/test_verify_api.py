@@ -339,7 +339,7 @@ def hot_statements() -> dict[str, int]:
 
 @pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL prepared statements")
 def test_the_hot_query_is_a_prepared_statement_of_the_connection(api, chain):
-    # Parsed and planned once per connection (config/db.py), then only executed.
+    # Parsed and planned once per connection (core/db.py), then only executed.
     attest(chain)
     assert verify(api)["verified"] is True
     assert verify(api)["verified"] is True

@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
-from config.api.serializers import StrictSerializer
-from registry.fields import AddressField, Bytes32Field, ChainIdField
+from core.fields import AddressField, Bytes32Field, ChainIdField
+from core.serializers import StrictSerializer
 
 
 class VerifyRequestSerializer(StrictSerializer):

@@ -4,9 +4,9 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 
-from config.api.fast_lane import FastLaneMixin
-from config.metrics import count_verify
+from core.fast_lane import FastLaneMixin
 from verification.api import serializers
+from verification.metrics import count_verify
 from verification.services import verify_document
 
 

@@ -1,7 +1,7 @@
 import django_filters as filters
 from rest_framework.exceptions import ValidationError
 
-from registry.validators import InvalidHex, normalize_bytes32
+from core.validators import InvalidHex, normalize_bytes32
 from verification.models import Workflow, WorkflowState
 
 

@@ -1,8 +1,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api.serializers import StrictSerializer
-from registry.fields import Bytes32Field, ChainIdField
+from core.fields import Bytes32Field, ChainIdField
+from core.serializers import StrictSerializer
 from verification.models import Workflow, WorkflowState, WorkflowTransition
 
 MAX_IDEMPOTENCY_KEY = 255

@@ -1,0 +1,43 @@
+"""Serializer fields for chain primitives, used by every app's API."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from core.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
+
+
+@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "example": "0x" + "ab" * 20})
+class AddressField(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 42)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return normalize_address(data)
+        except InvalidHex as exc:
+            raise serializers.ValidationError(str(exc), code="invalid") from exc
+
+
+@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$", "example": "0x" + "cd" * 32})
+class Bytes32Field(serializers.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 66)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return normalize_bytes32(data)
+        except InvalidHex as exc:
+            raise serializers.ValidationError(str(exc), code="invalid") from exc
+
+
+@extend_schema_field(OpenApiTypes.INT64)
+class ChainIdField(serializers.IntegerField):
+    """An EIP-155 chain id: a positive integer within the EIP-2294 bound."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_CHAIN_ID)
+        super().__init__(**kwargs)

@@ -1,0 +1,105 @@
+"""Serializer bases that read JSON strictly.
+
+DRF is lenient by default: "12" passes as 12, 1 as true, 12 as "12", and unknown fields
+are dropped. An API that stores chain ids and hashes should say no instead.
+"""
+
+from rest_framework import serializers
+from rest_framework.settings import api_settings
+
+from core.errors import camel_attr
+
+
+def _expects(field) -> tuple[tuple[type, ...], str] | None:
+    if isinstance(field, serializers.PrimaryKeyRelatedField):
+        return (int,), "Expected an integer id."
+    if isinstance(field, serializers.SlugRelatedField):
+        return (str,), "Expected a JSON string."
+    if isinstance(field, serializers.BooleanField):
+        return (bool,), "Expected true or false."
+    if isinstance(field, serializers.UUIDField):  # DRF would take an integer as a UUID
+        return (str,), "Expected a UUID string."
+    if isinstance(field, serializers.ListField):
+        return (list,), "Expected a JSON array."
+    if isinstance(field, serializers.DictField):
+        return (dict,), "Expected a JSON object."
+    if isinstance(field, serializers.IntegerField):
+        return (int,), "Expected a JSON integer."
+    if isinstance(field, (serializers.CharField, serializers.ChoiceField)):
+        return (str,), "Expected a JSON string."
+    return None
+
+
+# The bases below carry comments, not docstrings: drf-spectacular would publish a base's
+# docstring as the description of every serializer built on it.
+
+
+class StrictMixin:
+    # Refuse unknown fields and values of the wrong JSON type, naming each field, together
+    # with whatever else is wrong with the other fields.
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            return super().to_internal_value(data)
+        errors = {}
+        for name in sorted(set(data) - set(self.fields)):
+            errors[name] = [serializers.ErrorDetail(
+                f"Unknown field {camel_attr(name)!r}.", code="unknown_field"
+            )]
+        for name, field in self.fields.items():
+            value = data.get(name)
+            expected = _expects(field)
+            if field.read_only or value is None or expected is None:
+                continue
+            types, message = expected
+            if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                errors[name] = [serializers.ErrorDetail(message, code="invalid_type")]
+        if not errors:
+            return super().to_internal_value(data)
+        try:
+            super().to_internal_value({k: v for k, v in data.items() if k not in errors})
+        except serializers.ValidationError as exc:
+            if isinstance(exc.detail, dict):  # fields set aside above are not "required"
+                errors.update({k: v for k, v in exc.detail.items() if k not in errors})
+        raise serializers.ValidationError(errors)
+
+
+class StrictSerializer(StrictMixin, serializers.Serializer):
+    pass
+
+
+class StrictModelSerializer(StrictMixin, serializers.ModelSerializer):
+    # Also refuses changes to the fields named in `Meta.immutable_fields` on update.
+    def to_internal_value(self, data):
+        validated = super().to_internal_value(data)
+        if self.instance is not None:
+            errors = {}
+            for name in getattr(self.Meta, "immutable_fields", ()):
+                source = self.fields[name].source
+                if source in validated and validated[source] != getattr(self.instance, source):
+                    errors[name] = [serializers.ErrorDetail(
+                        "This field cannot change once created.", code="immutable"
+                    )]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return validated
+
+    def refuse_duplicate(self, attrs, field: str, message: str, *together: str) -> None:
+        """A 409 `duplicate` naming `field` when another row has the same `field` (and
+        `together` fields): DRF's own check of a unique constraint names no field. The
+        database constraint still guards against a race."""
+        names = (field, *together)
+        values = {name: attrs.get(name, getattr(self.instance, name, None)) for name in names}
+        taken = self.Meta.model.objects.filter(**values)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            wire_name = next(n for n, f in self.fields.items() if f.source == field)
+            raise serializers.ValidationError(
+                {wire_name: [serializers.ErrorDetail(message, code="unique")]}
+            )
+
+
+def non_field_error(message: str, code: str = "invalid") -> serializers.ValidationError:
+    return serializers.ValidationError(
+        {api_settings.NON_FIELD_ERRORS_KEY: [serializers.ErrorDetail(message, code=code)]}
+    )

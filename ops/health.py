@@ -1,0 +1,165 @@
+"""Liveness and readiness probes for load balancers and orchestrators (no key needed)."""
+
+import logging
+import threading
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from core.problems import problem_response
+
+logger = logging.getLogger(__name__)
+
+
+@require_safe  # HEAD too: some load balancers probe with it
+def healthz(request):
+    """The process is up and serving."""
+    return JsonResponse({"status": "ok"})
+
+
+def _check_database() -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return {"status": "ok"}
+
+
+def _check_broker() -> dict:
+    if not settings.CELERY_BROKER_URL:
+        return {"status": "ok", "detail": "no broker: tasks run in-process"}
+    from config.celery import app
+
+    # The URL from settings, explicitly: Celery prefers a CELERY_BROKER_URL found in the
+    # process environment (which .env feeds) over Django's settings, so the probe could
+    # otherwise check a different broker than the one configured.
+    with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)
+    return {"status": "ok"}
+
+
+def _check_executors() -> dict:
+    """Informational: chains whose lease sweep holds back (self-preservation)."""
+    from executors.models import SelfPreservation
+
+    holds = [
+        {"chainId": hold.chain_id, "since": hold.since.isoformat().replace("+00:00", "Z"),
+         "wouldGoOffline": hold.would_go_offline, "executors": hold.executors}
+        for hold in SelfPreservation.objects.all()
+    ]
+    return {"status": "ok", "selfPreservation": holds}
+
+
+# How late an enabled periodic task may be, in intervals, before the scheduler (Celery beat,
+# or `manage.py run_scheduler` on the embedded default) counts as stopped.
+LATE_INTERVALS = 3
+# The workers' ping answer is kept this long: /readyz stays cheap under frequent probes.
+WORKER_PING_CACHE_SECONDS = 5
+WORKER_PING_TIMEOUT_SECONDS = 1.0
+
+
+def _unavailable(detail: str, **extra) -> dict:
+    return {"status": "unavailable", "detail": detail, **extra}
+
+
+def check_schedules(never_run_is_late: bool = False) -> dict:
+    """At least one enabled periodic task, and none the scheduler has left behind.
+
+    A task is late when its last run is older than LATE_INTERVALS of its interval. A task
+    never run is not late: on a fresh deployment beat's first tick has not come yet, and on
+    the embedded default without `run_scheduler` nothing runs them (tests, one-off
+    commands). Beat runs a task that never ran at its first tick, so a stopped beat shows
+    as late tasks within LATE_INTERVALS intervals of its last tick. Beat's own health
+    check (`manage.py check_beat`, after its start period) counts never-run tasks as late.
+    """
+    from django_celery_beat.models import PeriodicTask
+
+    from config.schedules import PERIODIC_TASKS
+
+    # Celery's own (celery.backend_cleanup, which beat adds itself) do not count.
+    enabled = list(PeriodicTask.objects.filter(enabled=True).exclude(
+        task__startswith="celery.").select_related("interval"))
+    missing = sorted({spec["task"] for spec in PERIODIC_TASKS.values()}
+                     - {task.task for task in enabled})
+    if not enabled:
+        return _unavailable("No enabled periodic task (missing: " + ", ".join(missing) + "): "
+                            "run `manage.py migrate` (or `manage.py setup_periodic_tasks "
+                            "--reset`).", missing=missing)
+    now, late, never = timezone.now(), [], []
+    for task in enabled:
+        if task.interval is None:  # crontab/solar/clocked: no interval to be late by
+            continue
+        every = timedelta(seconds=task.interval.schedule.run_every.total_seconds())
+        if task.last_run_at is None and not never_run_is_late:
+            never.append(task.name)
+        elif task.last_run_at is None or now - task.last_run_at > LATE_INTERVALS * every:
+            late.append({"name": task.name, "every": round(every.total_seconds()),
+                         "lastRunAt": task.last_run_at and task.last_run_at.isoformat(
+                         ).replace("+00:00", "Z")})
+    result = {"enabled": len(enabled), "notRunYet": never, "missing": missing}
+    if late:
+        names = ", ".join(item["name"] for item in late)
+        return _unavailable(f"The scheduler has not run {names} within {LATE_INTERVALS} "
+                            "intervals: is Celery beat (or run_scheduler) running?",
+                            late=late, **result)
+    return {"status": "ok", **result}
+
+
+_ping_cache: dict[str, tuple[float, list[str]]] = {}
+_ping_lock = threading.Lock()
+
+
+def _ping_workers(broker_url: str) -> list[str]:
+    """The names of the Celery workers that answer a ping, kept for a few seconds."""
+    with _ping_lock:
+        cached = _ping_cache.get(broker_url)
+        if cached and time.monotonic() - cached[0] < WORKER_PING_CACHE_SECONDS:
+            return cached[1]
+    from config.celery import app
+
+    with app.connection_for_write(broker_url) as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)
+        replies = app.control.ping(timeout=WORKER_PING_TIMEOUT_SECONDS, connection=conn)
+    workers = sorted(name for reply in replies for name in reply)
+    with _ping_lock:
+        _ping_cache[broker_url] = (time.monotonic(), workers)
+    return workers
+
+
+def _check_workers() -> dict:
+    if not settings.CELERY_BROKER_URL:
+        return {"status": "ok", "detail": "no broker: tasks run in-process"}
+    workers = _ping_workers(settings.CELERY_BROKER_URL)
+    if not workers:
+        return _unavailable("No Celery worker answered a ping: is the worker running?")
+    return {"status": "ok", "workers": workers}
+
+
+CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _check_executors,
+          "schedules": check_schedules, "workers": _check_workers}
+
+
+@require_safe
+def readyz(request):
+    """The database and the broker (when configured) answer, periodic tasks are scheduled
+    and run, and a Celery worker answers (when a broker is configured)."""
+    results, ready = {}, True
+    for name, check in CHECKS.items():
+        started = time.perf_counter()
+        try:
+            result = check()
+        except Exception as exc:  # any failure of a dependency means "not ready"
+            # The probe needs no key: the error's text (hosts, ports) goes to the log only.
+            logger.warning("readyz: %s unavailable: %s: %s", name, type(exc).__name__, exc)
+            result = {"status": "unavailable", "detail": type(exc).__name__}
+        ready = ready and result["status"] == "ok"
+        result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
+        results[name] = result
+    if not ready:
+        failing = "; ".join(f"{name} unavailable ({r['detail']})"
+                            for name, r in results.items() if r["status"] != "ok")
+        return problem_response(503, detail=f"Not ready: {failing}.", checks=results)
+    return JsonResponse({"status": "ok", "checks": results})

@@ -1,0 +1,174 @@
+"""Prometheus metrics at /metrics (prometheus-client).
+
+Request counts and latency are counted in each process; with gunicorn's several workers set
+PROMETHEUS_MULTIPROC_DIR (an empty folder, emptied at each start) so that a scrape adds up
+every worker (gunicorn.conf.py marks dead workers). The state of the service (executors,
+RPC endpoints, indexer lag, workflows) is read from the database at scrape time by
+`StateCollector`, so it is right whichever process answers.
+
+Apps count their own events with counters of their own (verification/metrics.py): every
+counter of the process is published here.
+"""
+
+import hmac
+import logging
+import os
+import re
+import time
+from functools import lru_cache
+
+from django.conf import settings
+from django.db.models import Count
+from django.http import HttpResponse
+from django.utils import timezone
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+
+from core.problems import problem_response
+
+logger = logging.getLogger(__name__)
+
+REQUESTS = Counter("http_requests", "HTTP requests answered, by route and status.",
+                   ["method", "route", "status"])
+LATENCY = Histogram("http_request_duration_seconds", "Time to answer a request, by route.",
+                    ["method", "route"],
+                    buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
+
+_REGEX_PARAM = re.compile(r"\(\?P<(\w+)>[^)]*\)")
+_ROUTE_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def route_of(request) -> str:
+    """The matched route as a template (`/v1/admin/chains/{pk}`): a label of bounded
+    cardinality, unlike the path. Unmatched paths (404s) share one label."""
+    match = getattr(request, "resolver_match", None)
+    if match is None or not match.route:
+        return "unmatched"
+    return _template(match.route)
+
+
+@lru_cache(maxsize=1024)  # as many as there are routes
+def _template(route: str) -> str:
+    text = _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", route))
+    return "/" + text.replace("^", "").replace("$", "").replace("\\", "")
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    REQUESTS.labels(method=method, route=route, status=str(status)).inc()
+    LATENCY.labels(method=method, route=route).observe(seconds)
+
+
+class StateCollector:
+    """Gauges computed from the database at each scrape. Each family is read on its own:
+    one that fails (a table not migrated yet) is left out and logged, the others stay."""
+
+    def collect(self):
+        for family in (self._executors, self._rpc_endpoints, self._index_lag, self._workflows):
+            try:
+                yield from family()
+            except Exception as exc:  # a scrape must answer with what it can
+                logger.warning("metrics: %s failed: %s: %s", family.__name__, type(exc).__name__, exc)
+
+    def _executors(self):
+        from executors.models import Executor, ExecutorStatus
+
+        gauge = GaugeMetricFamily("registry_executors", "Executors by chain and current status.",
+                                  labels=["chain_id", "status"])
+        now = timezone.now()
+        chains = Executor.objects.values_list("chain_id", flat=True).distinct()
+        for status in ExecutorStatus.values:
+            rows = (Executor.objects.showing(status, now).values("chain_id")
+                    .annotate(n=Count("id")).order_by())
+            counts = {row["chain_id"]: row["n"] for row in rows}
+            for chain_id in chains:
+                gauge.add_metric([str(chain_id), status], counts.get(chain_id, 0))
+        yield gauge
+
+    def _rpc_endpoints(self):
+        from registry.models import RpcEndpoint
+
+        up = GaugeMetricFamily(
+            "registry_rpc_endpoint_up",
+            "1 when the RPC endpoint is healthy or degraded (after overrides), 0 otherwise.",
+            labels=["chain_id", "endpoint_id", "provider", "status"])
+        lag = GaugeMetricFamily("registry_rpc_endpoint_lag_blocks",
+                                "Blocks the endpoint is behind the chain's best one.",
+                                labels=["chain_id", "endpoint_id", "provider"])
+        latency = GaugeMetricFamily("registry_rpc_endpoint_latency_seconds",
+                                    "Latency of the last probe.",
+                                    labels=["chain_id", "endpoint_id", "provider"])
+        endpoints = RpcEndpoint.objects.with_override().filter(monitoring_enabled=True)
+        for endpoint in endpoints:
+            ids = [str(endpoint.chain_id), str(endpoint.pk), endpoint.provider]
+            status = endpoint.effective_status
+            up.add_metric([*ids, status], 1 if status in ("healthy", "degraded") else 0)
+            if endpoint.lag_blocks is not None:
+                lag.add_metric(ids, endpoint.lag_blocks)
+            if endpoint.latency_ms is not None:
+                latency.add_metric(ids, endpoint.latency_ms / 1000)
+        yield from (up, lag, latency)
+
+    def _index_lag(self):
+        from attestations.models import IndexCursor
+
+        gauge = GaugeMetricFamily("attestations_index_lag_blocks",
+                                  "Blocks between a chain's head and what the indexer has read.",
+                                  labels=["chain_id", "deployment_id"])
+        for cursor in IndexCursor.objects.all():
+            if cursor.lag is not None:
+                gauge.add_metric([str(cursor.chain_id), str(cursor.deployment_id)], cursor.lag)
+        yield gauge
+
+    def _workflows(self):
+        from verification.models import Workflow, WorkflowState
+
+        gauge = GaugeMetricFamily("workflows", "Workflows by state.", labels=["state"])
+        counts = dict(Workflow.objects.values_list("state").annotate(n=Count("pk")).order_by())
+        for state in WorkflowState.values:
+            gauge.add_metric([state], counts.get(state, 0))
+        yield gauge
+
+
+def _scrape_registry() -> CollectorRegistry:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = CollectorRegistry()
+        registry.register(_ProcessMetrics())
+    registry.register(StateCollector())
+    return registry
+
+
+class _ProcessMetrics:
+    """The default registry's metrics (this process's counters, process and GC figures)."""
+
+    def collect(self):
+        return REGISTRY.collect()
+
+
+def metrics_view(request):
+    """GET /metrics; with METRICS_TOKEN set, only with `Authorization: Bearer <token>`."""
+    token = settings.METRICS_TOKEN
+    if token:
+        given = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+            response = problem_response(401, detail="Send the metrics token as a Bearer token.")
+            response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+            return response
+    if request.method not in ("GET", "HEAD"):
+        response = problem_response(405)
+        response["Allow"] = "GET, HEAD"
+        return response
+    started = time.perf_counter()
+    body = generate_latest(_scrape_registry())
+    logger.debug("metrics scraped in %.1f ms", (time.perf_counter() - started) * 1000)
+    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,10 @@
+"""The verification's own counter; /metrics (ops/metrics.py) publishes it with the rest."""
+
+from prometheus_client import Counter
+
+VERIFY_OUTCOMES = Counter("verify_outcomes", "Document verifications, by outcome.", ["outcome"])
+
+
+def count_verify(outcome: str) -> None:
+    """Count one verification answered with `outcome` (e.g. verified, not_found, revoked)."""
+    VERIFY_OUTCOMES.labels(outcome=outcome).inc()
