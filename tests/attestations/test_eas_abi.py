@@ -13,8 +13,8 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
+from tests.bindings.conftest import bind
 from tests.conftest import make_key, missing
-from tests.verification.conftest import bind
 from verification.reference_executor import ReferenceExecutor, ServiceClient
 
 KEY_A = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # anvil's #1

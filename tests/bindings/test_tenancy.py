@@ -1,15 +1,13 @@
 """Tenancy (issue 17, item 8): an executor's address, id and jobs stay with the key that
-registered it, deregistered or not; trusted attesters are added by admin keys only."""
+registered it, deregistered or not. (Trusted attesters: tests/executors/test_tenancy.py.)"""
 
 import pytest
-from rest_framework.test import APIClient
 
-from executors.models import TrustedAttester
+from bindings.models import Workflow
 from registry.models import KeyScope
+from tests.bindings.conftest import bind
 from tests.conftest import assert_problem, make_key
 from tests.executors.conftest import with_api_key
-from tests.verification.conftest import bind, chain, document_schema  # noqa: F401 (fixtures)
-from verification.models import Workflow
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +30,7 @@ def intruder():
 
 
 @pytest.fixture
-def held_job(api, admin, owner, document_schema):  # noqa: F811
+def held_job(api, admin, owner, document_schema):
     """A job the owner's executor claimed, then an administrator deregistered it."""
     bind(api)
     executor_id = register(owner).json()["executorId"]
@@ -63,14 +61,3 @@ def test_the_owner_key_registers_its_deregistered_executor_back_with_its_job(hel
     result = owner.post(f"/v1/chain-registry/anvil/jobs/{workflow_id}/result",
                         {"executorId": executor_id, "txHash": "0x" + "7a" * 32}, format="json")
     assert result.status_code == 200, result.content
-
-
-@pytest.mark.parametrize("scope", [KeyScope.EXECUTOR, KeyScope.API])
-def test_only_an_admin_key_adds_a_trusted_attester(chain, scope):  # noqa: F811
-    raw_key = make_key(scope)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}", HTTP_X_API_KEY=raw_key)
-    body = {"chainId": 31337, "address": ADDRESS}
-    for path in ("/v1/admin/trusted-attesters", "/v1/chain-registry/anvil/trusted-attesters"):
-        assert client.post(path, body, format="json").status_code in (403, 404)
-    assert not TrustedAttester.objects.exists()

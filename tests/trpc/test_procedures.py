@@ -9,6 +9,7 @@ from django.urls import resolve, reverse
 
 from config.trpc.dispatch import path_params
 from config.trpc.procedures import PROCEDURES
+from tests.bindings.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 from tests.factories import (
     AttestationFactory,
     ChainFactory,
@@ -17,7 +18,6 @@ from tests.factories import (
     SchemaFactory,
 )
 from tests.trpc.conftest import assert_error, query_url
-from tests.verification.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
