@@ -32,9 +32,9 @@ SHORT_NAME = "bench-workflows"
 def prepare(count: int, executors: int):
     from django.utils import timezone
 
+    from bindings.models import Workflow, WorkflowTransition
     from executors.models import Executor
     from registry.models import ApiKey, Chain, KeyScope
-    from verification.models import Workflow, WorkflowTransition
 
     cleanup()
     chain = Chain.objects.create(chain_id=CHAIN, name="Bench workflows", short_name=SHORT_NAME)
@@ -65,9 +65,9 @@ def prepare(count: int, executors: int):
 
 
 def cleanup() -> None:
+    from bindings.models import Workflow
     from executors.models import Executor
     from registry.models import ApiKey, Chain
-    from verification.models import Workflow
 
     Workflow.objects.filter(chain_id=CHAIN).delete()
     Executor.objects.filter(chain_id=CHAIN).delete()
@@ -105,7 +105,7 @@ def drain(port: int, raw_key: str, executor_ids: list[str]):
 
 
 def check(got: dict[str, list[str]], count: int) -> list[str]:
-    from verification.models import Workflow
+    from bindings.models import Workflow
 
     problems = []
     handed = [job for jobs in got.values() for job in jobs]

@@ -17,13 +17,14 @@ PERIODIC_TASKS = {
     # lock and the next one skips it.
     "Index chains": {"task": "attestations.index_chains", "every": 5},
     # Expiry, abandoned jobs, receipts of submitted workflows, reorganisations.
-    "Track workflows": {"task": "verification.track_workflows", "every": 5},
+    "Track workflows": {"task": "bindings.track_workflows", "every": 5},
 }
 
 
 def ensure_periodic_tasks(reset: bool = False, using: str = "default") -> list[str]:
     """Create the default periodic tasks that are missing; with `reset`, restore the default
-    task, interval and enabled flag of those that exist. Returns one line per task.
+    task, interval and enabled flag of those that exist; without, keep what operators changed
+    but the task's name, which follows the code. Returns one line per task.
 
     Each task's messages expire after its interval (`expire_seconds`): a run still queued
     when the next one is due is dropped, so an outage of the workers leaves no pile of stale
@@ -51,6 +52,12 @@ def _ensure(name: str, spec: dict, reset: bool, using: str) -> str:
         task.crontab = task.solar = task.clocked = None
         task.save(using=using)
         return f"reset    {name}: {spec['task']} every {spec['every']}s"
+    renamed = ""
+    if task.task != spec["task"]:
+        # The code renamed the task (verification.track_workflows became
+        # bindings.track_workflows): the row follows, on the schedule operators gave it.
+        renamed, task.task = f" (was {task.task})", spec["task"]
+        task.save(update_fields=["task"], using=using)
     if task.expire_seconds is None and task.interval is not None:
         # Made before messages expired (an upgrade): after its own interval, as operators
         # set it.
@@ -58,7 +65,7 @@ def _ensure(name: str, spec: dict, reset: bool, using: str) -> str:
         task.save(update_fields=["expire_seconds"], using=using)
     # The schedule model reads as "every 45 seconds" (Celery's repr does not).
     state = "" if task.enabled else ", disabled"
-    return f"kept     {name}: {task.task} ({task.scheduler}{state})"
+    return f"kept     {name}: {task.task}{renamed} ({task.scheduler}{state})"
 
 
 def ensure_after_migrate(sender, using: str = "default", **kwargs) -> None:

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "attestations",
     "verification",
     "ops",
+    "bindings",
 ]
 
 MIDDLEWARE = [
@@ -202,7 +203,7 @@ EXECUTOR_SELF_PRESERVATION_MAX_SECONDS = env.positive_int(
 if not 0 < EXECUTOR_SELF_PRESERVATION_SHARE <= 1:
     raise ImproperlyConfigured("EXECUTOR_SELF_PRESERVATION_SHARE must be in (0, 1].")
 
-# Document-binding workflows (verification/workflows.py).
+# Document-binding workflows (bindings/workflows.py).
 WORKFLOW_MAX_ATTEMPTS = env.positive_int("WORKFLOW_MAX_ATTEMPTS", default=3)
 WORKFLOW_RETRY_BACKOFF_SECONDS = env.positive_int("WORKFLOW_RETRY_BACKOFF_SECONDS", default=30)
 WORKFLOW_CLAIM_DEADLINE_SECONDS = env.positive_int("WORKFLOW_CLAIM_DEADLINE_SECONDS", default=3600)
@@ -340,7 +341,7 @@ SPECTACULAR_SETTINGS = {
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
-        "WorkflowStateEnum": "verification.models.WorkflowState",
+        "WorkflowStateEnum": "bindings.models.WorkflowState",
     },
 }
 

@@ -19,7 +19,7 @@ urlpatterns = [
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
     path("", include("attestations.api.urls")),
-    path("", include("verification.api.workflow_urls")),
+    path("", include("bindings.api.urls")),
     path("", include("trpc.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -28,7 +28,9 @@ class Heartbeat:
     lease_expires_at: datetime
 
 
-def _check_owner(executor: Executor, holder: KeyHolder) -> None:
+def check_owner(executor: Executor, holder: KeyHolder) -> None:
+    """An executor answers to the key that registered it, or to an admin key: 403 otherwise.
+    (Also the rule of its jobs, bindings/workflows.py.)"""
     if holder.scope != KeyScope.ADMIN and executor.registered_by != holder.prefix:
         raise PermissionDenied("This executor was registered with another key.")
 
@@ -58,7 +60,7 @@ def executor_register(
                 executor = Executor.objects.select_for_update().get(chain=chain, address=address)
         # Deregistered or not, the address stays with the key that registered it: another
         # key taking it over would inherit its id, its trust and the job it held.
-        _check_owner(executor, holder)
+        check_owner(executor, holder)
         for field, value in details.items():
             setattr(executor, field, value)
         at = now or timezone.now()  # under the lock, as in executor_heartbeat()
@@ -107,7 +109,7 @@ def executor_heartbeat(
         executor = Executor.objects.select_for_update().filter(pk=executor_id, chain=chain).first()
         if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
             raise NotFound("No executor with this id on this chain: register it (again).")
-        _check_owner(executor, holder)
+        check_owner(executor, holder)
         # The clock is read under the lock: concurrent heartbeats then record their
         # transitions in the order they made them (read before, a later one could be
         # stamped earlier than the change it followed).

@@ -128,7 +128,7 @@ class StateCollector:
         yield gauge
 
     def _workflows(self):
-        from verification.models import Workflow, WorkflowState
+        from bindings.models import Workflow, WorkflowState
 
         gauge = GaugeMetricFamily("workflows", "Workflows by state.", labels=["state"])
         counts = dict(Workflow.objects.values_list("state").annotate(n=Count("pk")).order_by())

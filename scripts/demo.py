@@ -176,7 +176,7 @@ class Demo:
                                     "EXECUTOR_PRIVATE_KEY": EXECUTOR_KEY})
 
         say("Indexing and tracking until the workflow is confirmed (2 confirmations): what the "
-            "Celery beat tasks attestations.index_chains and verification.track_workflows do")
+            "Celery beat tasks attestations.index_chains and bindings.track_workflows do")
         index_and_track = self.in_process()
         path = f"/workflows/{workflow['workflowId']}"
         for _ in range(60):
@@ -205,8 +205,8 @@ class Demo:
 
         django.setup()
         from attestations.indexer import index_chain
+        from bindings.tracking import workflows_track
         from registry.models import Chain
-        from verification.tracking import workflows_track
 
         def run():
             index_chain(Chain.objects.get(pk=CHAIN_ID))

@@ -76,9 +76,9 @@ def _connections_kept():
 def _seed(admin_key: str) -> None:
     """A record of every kind the API shows, nullable fields null in one and set in another
     (ProviderHealth.rpcId was typed a plain integer, and null broke the schema)."""
+    from bindings.models import Workflow
     from registry.authentication import authenticate_key
     from registry.models import Deployment
-    from verification.models import Workflow
 
     now = timezone.now()
     chain = ChainFactory(chain_id=1)

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-from django_celery_beat.models import IntervalSchedule, PeriodicTask
+from django_celery_beat.models import IntervalSchedule, PeriodicTask, PeriodicTasks
 
 from config.schedules import PERIODIC_TASKS
 from executors.models import ExecutorStatus
@@ -72,6 +72,22 @@ def test_migrate_gives_a_task_made_before_expiry_existed_an_expiry_of_its_own_in
     call_command("migrate", verbosity=0)
 
     assert expiry_task().expire_seconds == 45
+
+
+def test_migrate_moves_a_renamed_task_to_its_new_name_on_the_interval_an_operator_chose():
+    # The workflow tracker was verification.track_workflows before the bindings app (issue 18).
+    tracker = next(name for name, spec in PERIODIC_TASKS.items()
+                   if spec["task"] == "bindings.track_workflows")
+    PeriodicTask.objects.filter(name=tracker).update(task="verification.track_workflows",
+                                                     interval=every(45), enabled=False)
+    changed_before = PeriodicTasks.last_change()
+
+    call_command("migrate", verbosity=0)
+
+    task = PeriodicTask.objects.select_related("interval").get(name=tracker)
+    assert (task.task, task.interval.every, task.enabled) == ("bindings.track_workflows", 45, False)
+    assert PeriodicTask.objects.filter(name=tracker).count() == 1
+    assert PeriodicTasks.last_change() != changed_before  # beat reloads its schedule
 
 
 def test_a_database_without_the_schedules_is_not_ready(no_tasks, anon):

@@ -12,8 +12,6 @@ from executors.models import Executor, TrustedAttester
 from registry.authentication import BearerKeyAuthentication
 from registry.models import Chain
 from registry.permissions import HasAdminScope, HasExecutorScope
-from verification import workflows
-from verification.api import workflow_serializers
 
 CHAIN_PARAMETER = OpenApiParameter(
     "chain", str, OpenApiParameter.PATH, description="A chain id (31337) or short name (anvil)."
@@ -25,8 +23,9 @@ class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
 
     fast_lane = {"heartbeat": (serializers.HeartbeatSerializer, "beat")}
     permission_classes = [HasExecutorScope]
-    # An inactive chain; a job in the wrong state (OpenAPI lists the 409)
-    conflict_actions = ["register", "claim_job", "report_job"]
+    # An inactive chain (OpenAPI lists the 409). The chain's executor jobs are served
+    # under the same path by bindings/api/jobs.py.
+    conflict_actions = ["register"]
     lookup_field = "chain"
     lookup_value_regex = "[^/]+"
 
@@ -63,35 +62,6 @@ class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
             head_block=data.get("head_block"),
         )
         return serializers.heartbeat_response(beat)
-
-    @extend_schema(parameters=[CHAIN_PARAMETER], request=workflow_serializers.JobClaimSerializer,
-                   responses={200: workflow_serializers.JobSerializer, 204: None})
-    @action(detail=True, methods=["post"], url_path="jobs/claim")
-    def claim_job(self, request, chain=None):
-        """Take the oldest queued workflow of the chain; 204 when there is none."""
-        body = workflow_serializers.JobClaimSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        job = workflows.job_claim(chain_ref=self.kwargs["chain"], holder=request.auth,
-                                  executor_id=body.validated_data["executor_id"])
-        if job is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(workflow_serializers.JobSerializer(job).data)
-
-    @extend_schema(parameters=[CHAIN_PARAMETER, OpenApiParameter("workflow_id", str, OpenApiParameter.PATH)],
-                   request=workflow_serializers.JobResultSerializer,
-                   responses=workflow_serializers.JobResultResponseSerializer)
-    @action(detail=True, methods=["post"], url_path=r"jobs/(?P<workflow_id>[^/]+)/result")
-    def report_job(self, request, chain=None, workflow_id=None):
-        """Report the transaction sent for a job (`txHash`), or the error met (`error`).
-        403 for a job another executor holds, 409 when the job takes no result now."""
-        body = workflow_serializers.JobResultSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        workflow = workflows.job_report(
-            chain_ref=self.kwargs["chain"], holder=request.auth, workflow_id=workflow_id,
-            executor_id=data["executor_id"], tx_hash=data.get("tx_hash"), error=data.get("error"),
-        )
-        return Response(workflow_serializers.JobResultResponseSerializer(workflow).data)
 
 
 class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

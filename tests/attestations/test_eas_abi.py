@@ -15,8 +15,8 @@ from attestations.indexer import index_chain
 from attestations.models import Attestation
 from core.eas_abi import eas_abi, schema_registry_abi
 from executor_client import ReferenceExecutor, ServiceClient
+from tests.bindings.conftest import bind
 from tests.conftest import make_key, missing
-from tests.verification.conftest import bind
 
 KEY_A = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # anvil's #1
 DOCUMENT = "0x" + "ab1" * 21 + "c"

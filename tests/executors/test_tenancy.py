@@ -1,72 +1,20 @@
-"""Tenancy (issue 17, item 8): an executor's address, id and jobs stay with the key that
-registered it, deregistered or not; trusted attesters are added by admin keys only."""
+"""Tenancy (issue 17, item 8): trusted attesters are added by admin keys only. (An
+executor's address, id and jobs: tests/bindings/test_tenancy.py.)"""
 
 import pytest
 from rest_framework.test import APIClient
 
 from executors.models import TrustedAttester
 from registry.models import KeyScope
-from tests.conftest import assert_problem, make_key
-from tests.executors.conftest import with_api_key
-from tests.verification.conftest import bind, chain, document_schema  # noqa: F401 (fixtures)
-from verification.models import Workflow
+from tests.conftest import make_key
 
 pytestmark = pytest.mark.django_db
 
 ADDRESS = "0x" + "5a" * 20
-REGISTER = "/v1/chain-registry/anvil/register"
-
-
-def register(client):
-    return client.post(REGISTER, {"address": ADDRESS}, format="json")
-
-
-@pytest.fixture
-def owner(executor_key):
-    return with_api_key(executor_key)
-
-
-@pytest.fixture
-def intruder():
-    return with_api_key(make_key(KeyScope.EXECUTOR))
-
-
-@pytest.fixture
-def held_job(api, admin, owner, document_schema):  # noqa: F811
-    """A job the owner's executor claimed, then an administrator deregistered it."""
-    bind(api)
-    executor_id = register(owner).json()["executorId"]
-    job = owner.post("/v1/chain-registry/anvil/jobs/claim", {"executorId": executor_id},
-                     format="json").json()
-    assert admin.post(f"/v1/admin/executors/{executor_id}/deregister").status_code == 200
-    return executor_id, job["workflowId"]
-
-
-def test_another_key_cannot_take_over_a_deregistered_executor_nor_its_job(held_job, intruder):
-    executor_id, workflow_id = held_job
-
-    assert_problem(register(intruder), 403)
-    result = intruder.post(f"/v1/chain-registry/anvil/jobs/{workflow_id}/result",
-                           {"executorId": executor_id, "txHash": "0x" + "7a" * 32}, format="json")
-    assert result.status_code in (403, 404), result.content
-    workflow = Workflow.objects.get(pk=workflow_id)
-    assert (workflow.state, str(workflow.executor_id)) == ("dispatched", executor_id)
-
-
-def test_the_owner_key_registers_its_deregistered_executor_back_with_its_job(held_job, owner):
-    executor_id, workflow_id = held_job
-
-    response = register(owner)
-
-    assert response.status_code == 200, response.content
-    assert response.json()["executorId"] == executor_id
-    result = owner.post(f"/v1/chain-registry/anvil/jobs/{workflow_id}/result",
-                        {"executorId": executor_id, "txHash": "0x" + "7a" * 32}, format="json")
-    assert result.status_code == 200, result.content
 
 
 @pytest.mark.parametrize("scope", [KeyScope.EXECUTOR, KeyScope.API])
-def test_only_an_admin_key_adds_a_trusted_attester(chain, scope):  # noqa: F811
+def test_only_an_admin_key_adds_a_trusted_attester(chain, scope):
     raw_key = make_key(scope)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}", HTTP_X_API_KEY=raw_key)

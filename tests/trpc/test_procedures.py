@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.urls import resolve, reverse
 
+from tests.bindings.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 from tests.factories import (
     AttestationFactory,
     ChainFactory,
@@ -15,7 +16,6 @@ from tests.factories import (
     SchemaFactory,
 )
 from tests.trpc.conftest import assert_error, query_url
-from tests.verification.conftest import DOCUMENT, chain, document_schema  # noqa: F401 (fixtures)
 from trpc.dispatch import path_params
 from trpc.procedures import PROCEDURES
 

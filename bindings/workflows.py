@@ -21,13 +21,13 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 
 from attestations import schema as schema_grammar
 from attestations.models import Schema
+from bindings.models import IllegalTransition, Workflow, WorkflowState, WorkflowTransition
 from core.eas_abi import ZERO_ADDRESS
 from core.errors import Conflict
 from executors.models import Executor, ExecutorStatus
-from executors.services import _check_owner
+from executors.services import check_owner
 from registry.authentication import KeyHolder
 from registry.models import Chain, Deployment
-from verification.models import IllegalTransition, Workflow, WorkflowState, WorkflowTransition
 
 S = WorkflowState
 DOCUMENT_SCHEMA = "bytes32 documentHash"
@@ -189,7 +189,7 @@ def _executor(chain: Chain, holder: KeyHolder, executor_id) -> Executor:
     executor = Executor.objects.filter(pk=executor_id, chain=chain).first()
     if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
         raise NotFound("No executor with this id on this chain: register it (again).")
-    _check_owner(executor, holder)
+    check_owner(executor, holder)
     return executor
 
 

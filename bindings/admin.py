@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from verification.models import Workflow, WorkflowTransition
+from bindings.models import Workflow, WorkflowTransition
 
 
 class WorkflowTransitionInline(admin.TabularInline):

@@ -27,15 +27,15 @@ from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
 from attestations.models import Attestation
-from registry.chain_client import NoEndpointAvailable, chain_client
-from registry.models import Chain
-from verification.models import Workflow, WorkflowState
-from verification.workflows import (
+from bindings.models import Workflow, WorkflowState
+from bindings.workflows import (
     requeue_fields,
     retry_or_fail,
     workflows_expire,
     workflows_requeue_abandoned,
 )
+from registry.chain_client import NoEndpointAvailable, chain_client
+from registry.models import Chain
 
 logger = logging.getLogger(__name__)
 S = WorkflowState

@@ -3,13 +3,12 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from bindings import workflows
+from bindings.api import filters, serializers
+from bindings.api.pagination import WorkflowCursorPagination
+from bindings.api.serializers import MAX_IDEMPOTENCY_KEY
+from bindings.models import Workflow
 from registry.models import KeyScope
-from verification import workflows
-from verification.api import workflow_filters
-from verification.api import workflow_serializers as serializers
-from verification.api.workflow_pagination import WorkflowCursorPagination
-from verification.api.workflow_serializers import MAX_IDEMPOTENCY_KEY
-from verification.models import Workflow
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -25,7 +24,7 @@ class WorkflowViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     queryset = Workflow.objects.all()
     serializer_class = serializers.WorkflowSerializer
-    filterset_class = workflow_filters.WorkflowFilter
+    filterset_class = filters.WorkflowFilter
     pagination_class = WorkflowCursorPagination
     lookup_value_regex = "[^/]+"
 

@@ -1,9 +1,9 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from bindings.models import Workflow, WorkflowState, WorkflowTransition
 from core.fields import Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
-from verification.models import Workflow, WorkflowState, WorkflowTransition
 
 MAX_IDEMPOTENCY_KEY = 255
 

@@ -3,11 +3,11 @@
 import pytest
 
 from attestations.models import Schema
+from bindings.models import Workflow, WorkflowTransition
 from registry.models import Chain
+from tests.bindings.conftest import DOCUMENT, bind
 from tests.conftest import assert_problem, make_key
 from tests.factories import ChainFactory, SchemaFactory
-from tests.verification.conftest import DOCUMENT, bind
-from verification.models import Workflow, WorkflowTransition
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +163,7 @@ def test_an_executor_key_cannot_bind(executor_client, document_schema):
 
 
 def test_the_document_schema_prefers_the_plain_registration(document_schema, chain):
-    from verification.workflows import chain_document_schema
+    from bindings.workflows import chain_document_schema
 
     SchemaFactory(deployment=document_schema.deployment, chain=chain, block_number=0,
                   resolver="0x" + "12" * 20)

@@ -87,6 +87,7 @@ class Workflow(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "verification_workflow"  # made by the verification app (see migrations)
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["created_by", "idempotency_key"],
@@ -136,6 +137,7 @@ class WorkflowTransition(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "verification_workflowtransition"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["workflow", "created_at"], name="workflow_transition_idx")]
 

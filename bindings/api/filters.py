@@ -1,8 +1,8 @@
 import django_filters as filters
 from rest_framework.exceptions import ValidationError
 
+from bindings.models import Workflow, WorkflowState
 from core.validators import InvalidHex, normalize_bytes32
-from verification.models import Workflow, WorkflowState
 
 
 class Bytes32Filter(filters.CharFilter):

@@ -1,9 +1,9 @@
 from celery import shared_task
 
-from verification.tracking import workflows_track
+from bindings.tracking import workflows_track
 
 
-@shared_task(name="verification.track_workflows")
+@shared_task(name="bindings.track_workflows")
 def track_workflows() -> dict:
     """Periodic (Celery beat): track workflows. Safe to run twice at once (rows are moved
     under their lock, and only from the state that was read)."""

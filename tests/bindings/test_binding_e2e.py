@@ -14,14 +14,14 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
+from bindings.models import Workflow
+from bindings.tracking import workflows_track
 from core.eas_abi import ZERO_ADDRESS, eas_abi
 from executor_client import ReferenceExecutor, ServiceClient
 from executors.models import Executor
 from executors.sweep import executor_leases_expire
+from tests.bindings.conftest import bind
 from tests.conftest import make_key
-from tests.verification.conftest import bind
-from verification.models import Workflow
-from verification.tracking import workflows_track
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db(transaction=True)]
 

@@ -8,13 +8,13 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from bindings import workflows
+from bindings.models import IllegalTransition, Workflow
 from registry.models import Chain
+from tests.bindings.conftest import bind
 from tests.conftest import assert_problem
 from tests.executors.conftest import key_prefix
 from tests.factories import ExecutorFactory
-from tests.verification.conftest import bind
-from verification import workflows
-from verification.models import IllegalTransition, Workflow
 
 pytestmark = pytest.mark.django_db
 
@@ -234,5 +234,5 @@ def test_the_tracking_task_is_registered_and_scheduled():
     from config.schedules import PERIODIC_TASKS
 
     app.loader.import_default_modules()
-    assert "verification.track_workflows" in app.tasks
-    assert {"task": "verification.track_workflows", "every": 5} in PERIODIC_TASKS.values()
+    assert "bindings.track_workflows" in app.tasks
+    assert {"task": "bindings.track_workflows", "every": 5} in PERIODIC_TASKS.values()

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from verification.tracking import workflows_track
+from bindings.tracking import workflows_track
 
 
 class Command(BaseCommand):
