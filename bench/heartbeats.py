@@ -159,9 +159,11 @@ def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
+    from rest_framework.views import APIView
 
-    from core import fast_lane
-    from executors import services
+    from executors import models
+    from executors.api import serializers
+    from executors.api.views import ChainRegistryViewSet
 
     client = Client(HTTP_X_API_KEY=key, HTTP_HOST="127.0.0.1")
     path = f"/v1/chain-registry/{HEARTBEAT_CHAIN}/heartbeat"
@@ -194,11 +196,12 @@ def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
         return wrapper
 
     steps = [  # (label, owner, attribute); each one's time includes the ones nested in it
-        ("fast lane (an ordinary heartbeat)", fast_lane.FastLaneMixin, "_fast"),
-        ("  body validation (lean reading)", fast_lane, "lean_read"),
-        ("  authentication", fast_lane.FastLaneMixin, "_fast_authenticate"),
-        ("  executor_heartbeat", services, "executor_heartbeat"),
-        ("    the renewal UPDATE", services, "_renew_lease"),
+        ("DRF's dispatch (all but rendering)", APIView, "dispatch"),
+        ("  authentication, permission, throttle", APIView, "initial"),
+        ("  the heartbeat action", ChainRegistryViewSet, "heartbeat"),
+        ("    body validation (serializer)", serializers.HeartbeatSerializer, "is_valid"),
+        ("    Executor.heartbeat", models.Executor, "heartbeat"),
+        ("      the renewal UPDATE", models, "_renew_lease"),
     ]
     healthz_us = per_request_us(healthz)
     patches = [mock.patch.object(owner, attribute, timed(label, getattr(owner, attribute)))

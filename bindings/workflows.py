@@ -25,7 +25,6 @@ from bindings.models import IllegalTransition, Workflow, WorkflowState, Workflow
 from core.eas_abi import ZERO_ADDRESS
 from core.errors import Conflict
 from executors.models import Executor, ExecutorStatus
-from executors.services import check_owner
 from registry.authentication import KeyHolder
 from registry.models import Chain, Deployment
 
@@ -189,7 +188,7 @@ def _executor(chain: Chain, holder: KeyHolder, executor_id) -> Executor:
     executor = Executor.objects.filter(pk=executor_id, chain=chain).first()
     if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
         raise NotFound("No executor with this id on this chain: register it (again).")
-    check_owner(executor, holder)
+    executor.check_owner(holder)
     return executor
 
 

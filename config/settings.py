@@ -287,9 +287,6 @@ API_RATE_LIMITS = {
     "executor": env.rate("RATE_LIMIT_EXECUTOR", default="6000/min"),
 }
 
-# The heartbeat and verify actions skip DRF's per-request machinery when a request is
-# ordinary (core/fast_lane.py); false sends every request through DRF's dispatch.
-API_FAST_LANE = env.bool("API_FAST_LANE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],

@@ -9,7 +9,6 @@ from executors.models import (
     SelfPreservation,
     TrustedAttester,
 )
-from executors.services import executor_deregister, executor_set_trust
 
 
 class StatusChangeInline(admin.TabularInline):
@@ -102,20 +101,20 @@ class ExecutorAdmin(admin.ModelAdmin):
                   permissions=["change"])
     def revoke_trust(self, request, queryset):
         for executor in queryset:
-            executor_set_trust(executor.pk, trusted=False)
+            Executor.set_trust(executor.pk, trusted=False)
         self.message_user(request, f"Revoked the trust of {queryset.count()} executor(s).")
 
     @admin.action(description="Restore trust", permissions=["change"])
     def restore_trust(self, request, queryset):
         for executor in queryset:
-            executor_set_trust(executor.pk, trusted=True)
+            Executor.set_trust(executor.pk, trusted=True)
         self.message_user(request, f"Restored the trust of {queryset.count()} executor(s).")
 
     @admin.action(description="Deregister (take out of service; trust is kept)",
                   permissions=["change"])
     def deregister(self, request, queryset):
         for executor in queryset:
-            executor_deregister(executor.pk)
+            Executor.deregister(executor.pk)
         self.message_user(request, f"Deregistered {queryset.count()} executor(s).")
 
 

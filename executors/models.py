@@ -1,13 +1,16 @@
 import uuid
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import models
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
+from core.db import run_hot
+from core.errors import NotFound, PermissionDenied
 from core.masking import mask_url
-from core.validators import validate_address
-from registry.models import Chain
+from core.validators import MAX_CHAIN_ID, validate_address
+from registry.models import Chain, KeyScope
 
 
 class ExecutorStatus(models.TextChoices):
@@ -21,6 +24,20 @@ class ExecutorStatus(models.TextChoices):
 # Statuses whose executor holds a lease: past it, they read as stale (see current_status).
 LIVE_STATUSES = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
 
+# What an executor may say of itself in a heartbeat, and the status it means.
+REPORTED_STATUS = {
+    "ok": ExecutorStatus.HEALTHY,
+    "busy": ExecutorStatus.HEALTHY,
+    "draining": ExecutorStatus.DRAINING,
+}
+
+
+# The lease rule, once. A heartbeat at `at` holds the lease until lease_end(at), by the
+# server's clock. A healthy or draining executor whose lease has ended (lease_expires_at <=
+# now) is stale: it reads so at once (current_status, ExecutorQuerySet.showing) and the
+# sweep records it. A stale one whose lease ended at or before offline_cutoff(now), the
+# grace being over too, goes offline (executors/sweep.py).
+
 
 def lease_seconds() -> int:
     return settings.EXECUTOR_LEASE_SECONDS
@@ -29,6 +46,26 @@ def lease_seconds() -> int:
 def heartbeat_interval_seconds() -> int:
     # Three heartbeats per lease: one lost packet does not make an executor stale.
     return max(1, lease_seconds() // 3)
+
+
+def lease_end(at: datetime) -> datetime:
+    return at + timedelta(seconds=lease_seconds())
+
+
+def offline_cutoff(now: datetime) -> datetime:
+    return now - timedelta(seconds=settings.EXECUTOR_GRACE_SECONDS)
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """What a heartbeat answers (HeartbeatResponseSerializer)."""
+
+    status: str
+    lease_expires_at: datetime
+
+    @property
+    def heartbeat_interval_seconds(self) -> int:
+        return heartbeat_interval_seconds()
 
 
 class ExecutorQuerySet(models.QuerySet):
@@ -126,7 +163,112 @@ class Executor(models.Model):
 
     def renew_lease(self, now) -> None:
         self.last_heartbeat_at = now
-        self.lease_expires_at = now + timedelta(seconds=lease_seconds())
+        self.lease_expires_at = lease_end(now)
+
+    def check_owner(self, holder) -> None:
+        """Only the key that registered the executor, or an admin key, speaks for it."""
+        if holder.scope != KeyScope.ADMIN and self.registered_by != holder.prefix:
+            raise PermissionDenied("This executor was registered with another key.")
+
+    @classmethod
+    def heartbeat(cls, *, chain_ref: str, holder, executor_id, reported: str,
+                  pending_jobs: int | None = None, head_block: int | None = None,
+                  now=None) -> Heartbeat:
+        """Renew the lease of executor `executor_id` of the chain `chain_ref` (its id or
+        short name) for `holder` (a KeyHolder), recording any change of the status that
+        `reported` (a REPORTED_STATUS key) means.
+
+        The usual heartbeat changes nothing but the lease: one conditional UPDATE, with no
+        read of the row or the chain first. If the status must change (or the sweep got
+        there first), the locked path below records it, and it also tells an unknown
+        executor (404) from another key's (403).
+        """
+        target = REPORTED_STATUS[reported]
+        reports = {"pending_jobs": pending_jobs, "head_block": head_block}
+        at = now or timezone.now()
+        if _renew_lease(chain_ref, holder, executor_id, target, at, reports):
+            return Heartbeat(target, lease_end(at))
+
+        try:
+            chain = Chain.objects.by_ref(chain_ref)
+        except Chain.DoesNotExist:
+            raise NotFound(f"No chain {chain_ref!r} is registered.") from None
+        with transaction.atomic():
+            executor = cls.objects.select_for_update().filter(pk=executor_id, chain=chain).first()
+            if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
+                raise NotFound("No executor with this id on this chain: register it (again).")
+            executor.check_owner(holder)
+            # The clock is read under the lock: concurrent heartbeats then record their
+            # transitions in the order they made them (read before, a later one could be
+            # stamped earlier than the change it followed).
+            at = now or timezone.now()
+            executor.renew_lease(at)
+            for field, value in reports.items():
+                setattr(executor, field, value)
+            executor.transition(target, cause=f"heartbeat: {reported}", now=at)
+            executor.save()
+        return Heartbeat(executor.status, executor.lease_expires_at)
+
+    @classmethod
+    def deregister(cls, executor_id, *, now=None) -> "Executor":
+        """Take an executor out of service (an administrator's decision). It keeps its
+        trust: what it bound stays bound. Registering again brings it back."""
+        with transaction.atomic():
+            executor = cls.objects.select_for_update().get(pk=executor_id)
+            at = now or timezone.now()  # under the lock, as in heartbeat()
+            executor.transition(ExecutorStatus.DEREGISTERED, cause="deregistered", now=at)
+            executor.save()
+        return executor
+
+    @classmethod
+    def set_trust(cls, executor_id, *, trusted: bool, now=None) -> "Executor":
+        """Revoke or restore trust: an untrusted executor's attestations do not verify."""
+        now = now or timezone.now()
+        with transaction.atomic():
+            executor = cls.objects.select_for_update().get(pk=executor_id)
+            if trusted != executor.is_trusted:
+                executor.trust_revoked_at = None if trusted else now
+                executor.save(update_fields=["trust_revoked_at"])
+        return executor
+
+
+# The usual heartbeat's one statement, written in SQL because the ORM takes longer to build
+# it than the database to run it: it renews the lease of the executor if it is in the status
+# the heartbeat means already, on the chain named by id or by short name (the other one
+# NULL), and registered by `owner` (NULL for an admin key).
+_RENEWAL = """UPDATE executors_executor
+SET last_heartbeat_at = %(at)s, lease_expires_at = %(lease_end)s,
+    pending_jobs = %(pending_jobs)s, head_block = %(head_block)s
+{commit_mode}
+WHERE id = %(id)s AND status = %(status)s
+  AND chain_id = COALESCE(%(chain_id)s,
+                          (SELECT chain_id FROM registry_chain WHERE short_name = %(short_name)s))
+  AND (registered_by = %(owner)s OR %(owner)s IS NULL)
+"""
+RENEWAL_SQL = _RENEWAL.format(commit_mode="")
+# PostgreSQL, outside a transaction, where the UPDATE is the whole transaction: a one-row
+# FROM item, evaluated once, makes its commit asynchronous (docs/decisions.md). Inside one,
+# the caller's commit decides.
+RENEWAL_SQL_ASYNC_COMMIT = _RENEWAL.format(
+    commit_mode="FROM (SELECT set_config('synchronous_commit', 'off', true)) AS commit_mode")
+
+
+def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
+    """Run the renewal; False if no row matched."""
+    by_id = chain_ref.isascii() and chain_ref.isdigit()  # as Chain.objects.by_ref
+    if by_id and int(chain_ref) > MAX_CHAIN_ID:
+        return False  # no such chain (and past what the column holds)
+    db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
+    adapt = db.ops.adapt_datetimefield_value
+    params = {
+        "at": adapt(at), "lease_end": adapt(lease_end(at)), **reports,
+        "id": Executor._meta.pk.get_db_prep_value(executor_id, db), "status": status,
+        "chain_id": int(chain_ref) if by_id else None,
+        "short_name": None if by_id else chain_ref,
+        "owner": None if holder.scope == KeyScope.ADMIN else holder.prefix,
+    }
+    asynchronous = db.vendor == "postgresql" and not db.in_atomic_block
+    return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params) == 1
 
 
 class ExecutorStatusChange(models.Model):

@@ -25,6 +25,7 @@ from executors.models import (
     ExecutorStatus,
     ExecutorStatusChange,
     SelfPreservation,
+    offline_cutoff,
 )
 
 logger = logging.getLogger(__name__)
@@ -44,24 +45,24 @@ class SweepReport:
 
 
 def executor_leases_expire(now=None) -> SweepReport:
-    grace = timedelta(seconds=settings.EXECUTOR_GRACE_SECONDS)
     report = SweepReport()
     with transaction.atomic():
         _wait_for_other_sweeps()
         # The clock is read after the wait: a queued sweep must not stamp its changes
         # earlier than those of the sweep it waited for.
         now = now or timezone.now()
+        grace_over = offline_cutoff(now)  # the lease rule (executors/models.py)
         report.stale = _move(LIVE_STATUSES, ExecutorStatus.STALE, cause="lease expired",
                              lapsed_before=now, now=now)
         allowed = []
-        for chain_id, due, live in _offline_candidates(now - grace):
+        for chain_id, due, live in _offline_candidates(grace_over):
             if _holds_back(chain_id, due, live, now):
                 report.held_back[chain_id] = due
             else:
                 allowed.append(chain_id)
         if allowed:
             report.offline = _move((ExecutorStatus.STALE,), ExecutorStatus.OFFLINE,
-                                   cause="grace expired", lapsed_before=now - grace, now=now,
+                                   cause="grace expired", lapsed_before=grace_over, now=now,
                                    chain_ids=allowed)
         # Chains with nothing left to hold back are released.
         SelfPreservation.objects.exclude(chain_id__in=report.held_back).delete()

@@ -35,13 +35,10 @@ def reads(monkeypatch):
     return seen
 
 
-@pytest.mark.parametrize("fast_lane", [True, False])
 @pytest.mark.parametrize("path", HOT_PATHS)
 @pytest.mark.parametrize("headers", [{}, {"HTTP_X_API_KEY": "not-a-key-" + "x" * 30}],
                          ids=["keyless", "wrong-key"])
-def test_a_megabyte_without_a_valid_key_is_refused_unread(settings, reads, path, headers,
-                                                          fast_lane):
-    settings.API_FAST_LANE = fast_lane
+def test_a_megabyte_without_a_valid_key_is_refused_unread(reads, path, headers):
     response = Client().post(path, MEBIBYTE_BODY, content_type="application/json", **headers)
     assert_problem(response, 401)
     assert reads == {"bytes": 0, "parses": 0}
@@ -54,10 +51,7 @@ def test_a_key_of_the_wrong_scope_is_refused_before_its_body_is_read(settings, r
     assert reads == {"bytes": 0, "parses": 0}
 
 
-@pytest.mark.parametrize("fast_lane", [True, False])
-def test_a_keyed_request_reads_its_body_after_the_key_is_checked(settings, monkeypatch,
-                                                                  api_key, fast_lane):
-    settings.API_FAST_LANE = fast_lane
+def test_a_keyed_request_reads_its_body_after_the_key_is_checked(monkeypatch, api_key):
     order = []
     from registry import authentication
 
@@ -73,10 +67,9 @@ def test_a_keyed_request_reads_its_body_after_the_key_is_checked(settings, monke
     assert order[:2] == ["key", "body"]
 
 
-def test_a_request_the_lane_hands_to_drf_is_throttled_once(settings, api_key):
-    """The lane counts the key's request before reading the body; when the body then sends
-    it DRF's way (here an unknown field), DRF does not count it a second time."""
-    settings.API_FAST_LANE = True
+def test_a_request_with_a_refused_body_is_throttled_once(settings, api_key):
+    """The key's request is counted before its body is read, and once: a body then refused
+    (here an unknown field) does not count it a second time."""
     settings.API_RATE_LIMITS = {"admin": None, "api": (3, 60), "executor": None}
     body = {"documentHash": "0x" + "ab" * 32, "unknownField": 1}
     statuses = [Client().post("/v1/verify", body, content_type="application/json",

@@ -6,40 +6,28 @@ not revoked, not expired now, made by a trusted attester of its chain, with at l
 chain's confirmations. The earliest such attestation answers.
 
 The usual answer is one indexed query (the trusted attesters are subqueries in it),
-with no write and no chain call. `live=True` asks the chain itself (see `_live`).
+with no write and no chain call: `verification_query` below says it with the ORM, and
+verification/sql.py runs the same query written in SQL. `live=True` asks the chain itself
+(see `_live`).
 """
 
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import (
-    BooleanField,
-    CharField,
-    DateTimeField,
-    Expression,
-    ExpressionWrapper,
-    F,
-    IntegerField,
-    OuterRef,
-    Q,
-    Subquery,
-    Value,
-)
+from django.db.models import BooleanField, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations.models import Attestation
-from core.db import run_hot
 from core.eas_abi import ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
+from verification.sql import earliest_valid
 
 logger = logging.getLogger(__name__)
 # How many of the index's candidates a live verification asks the chain about, earliest
@@ -60,9 +48,6 @@ class Verification:
     tx_hash: str | None = None
     block_number: int | None = None
     confirmations: int | None = None
-
-    def as_dict(self) -> dict:
-        return dict(vars(self))  # flat: asdict's deep copy would cost a verification more
 
 
 NOT_VERIFIED = Verification(verified=False)
@@ -101,7 +86,8 @@ def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime
 
 
 def verification_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
-    """The hot query: the earliest valid attestation, as one row in Verification's order."""
+    """The hot query: the earliest valid attestation, as one row in Verification's order.
+    The reference for verification/sql.py's VERIFICATION_SQL, which is what runs."""
     return (
         candidates(document_hash, chain_id=chain_id, now=now)
         .filter(revocation_time__isnull=True)
@@ -112,49 +98,6 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
     )
 
 
-class Slot(Expression):
-    """A parameter filled per request: it compiles to one placeholder whose parameter is
-    the Slot itself, so its positions are known by identity, whatever the backend does to
-    values (SQLite gets times as text; matching by value missed them there)."""
-
-    def __init__(self, name: str, output_field):
-        super().__init__(output_field=output_field)
-        self.name = name
-
-    def as_sql(self, compiler, connection):
-        return "%s", [self]
-
-
-# The ORM takes longer to compile the query above than PostgreSQL takes to run it: it is
-# compiled once per process and backend with a Slot for each request's value (and
-# PostgreSQL plans it once per connection: core/db.py).
-_SLOTS = (Slot("document_hash", CharField()), Slot("chain_id", IntegerField()),
-          Slot("now", DateTimeField()))
-
-
-@lru_cache(maxsize=4)
-def _compiled(vendor: str, narrowed: bool) -> tuple[str, tuple, tuple[tuple[int, int], ...]]:
-    """The SQL, its constant parameters, and (position, index in _SLOTS) of each request's
-    value."""
-    document_hash, chain_id, now = _SLOTS
-    query = verification_query(document_hash, now=now, chain_id=chain_id if narrowed else None)
-    sql, params = query.query.sql_with_params()
-    order = [slot.name for slot in _SLOTS]
-    places = tuple((i, order.index(p.name)) for i, p in enumerate(params) if isinstance(p, Slot))
-    return sql, params, places
-
-
-def _hot_row(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
-    db = connections[DEFAULT_DB_ALIAS]
-    sql, params, places = _compiled(db.vendor, chain_id is not None)
-    # `now` as DateTimeField prepares it for the backend (PostgreSQL: as is; SQLite: text).
-    values = (document_hash, chain_id, db.ops.adapt_datetimefield_value(now))
-    params = list(params)
-    for i, slot in places:
-        params[i] = values[slot]
-    return run_hot(sql, params, fetch=True)
-
-
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
                     now: datetime | None = None) -> Verification:
     """Verify a normalised (0x + 64 lowercase hex) document hash. `live` re-reads the
@@ -162,7 +105,7 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     now = now or timezone.now()
     if live:
         return _live(document_hash, chain_id=chain_id, now=now)
-    row = _hot_row(document_hash, chain_id=chain_id, now=now)
+    row = earliest_valid(document_hash, chain_id=chain_id, now=now)
     return NOT_VERIFIED if row is None else Verification(True, *row)
 
 

@@ -4,7 +4,6 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from core.fast_lane import FastLaneMixin
 from core.viewsets import AdminViewSet
 from executors import services
 from executors.api import filters, serializers
@@ -18,10 +17,9 @@ CHAIN_PARAMETER = OpenApiParameter(
 )
 
 
-class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
+class ChainRegistryViewSet(viewsets.GenericViewSet):
     """The executor registry of one chain: executors register and keep their lease alive."""
 
-    fast_lane = {"heartbeat": (serializers.HeartbeatSerializer, "beat")}
     permission_classes = [HasExecutorScope]
     # An inactive chain (OpenAPI lists the 409). The chain's executor jobs are served
     # under the same path by bindings/api/jobs.py.
@@ -53,15 +51,15 @@ class ChainRegistryViewSet(FastLaneMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def heartbeat(self, request, chain=None):
         """Renew an executor's lease. 404 for an unknown executor: register again."""
-        return self.lane_response(request)
-
-    def beat(self, data: dict, holder) -> dict:
-        beat = services.executor_heartbeat(
-            chain_ref=self.kwargs["chain"], holder=holder, executor_id=data["executor_id"],
+        body = serializers.HeartbeatSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        beat = Executor.heartbeat(
+            chain_ref=chain, holder=request.auth, executor_id=data["executor_id"],
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
             head_block=data.get("head_block"),
         )
-        return serializers.heartbeat_response(beat)
+        return Response(serializers.HeartbeatResponseSerializer(beat).data)
 
 
 class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -84,14 +82,14 @@ class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
         executor = self.get_object()
         body = serializers.ExecutorTrustSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        executor = services.executor_set_trust(executor.pk, trusted=body.validated_data["trusted"])
+        executor = Executor.set_trust(executor.pk, trusted=body.validated_data["trusted"])
         return Response(serializers.ExecutorDetailSerializer(executor).data)
 
     @extend_schema(request=None, responses=serializers.ExecutorDetailSerializer)
     @action(detail=True, methods=["post"])
     def deregister(self, request, pk=None):
         """Take the executor out of service; it keeps its trust. Registering again revives it."""
-        executor = services.executor_deregister(self.get_object().pk)
+        executor = Executor.deregister(self.get_object().pk)
         return Response(serializers.ExecutorDetailSerializer(executor).data)
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from djangorestframework_camel_case.util import camelize
@@ -65,6 +66,24 @@ def test_a_heartbeat_renews_the_lease_from_the_server_clock(executor, mine):
     assert 29 <= seconds_from_now(mine.lease_expires_at) <= 31
     assert abs(seconds_from_now(mine.last_heartbeat_at)) < 2
     assert (mine.pending_jobs, mine.head_block) == (3, 1234)
+
+
+@pytest.mark.parametrize("ref", ["31337", "anvil"])
+@pytest.mark.parametrize("admin", [False, True], ids=["own key", "admin key"])
+def test_an_ordinary_heartbeat_is_one_update_and_nothing_else(executor, mine, admin_key, ref,
+                                                               admin):
+    # The renewal matches chain, status and key inside its UPDATE (Executor.heartbeat).
+    client = with_api_key(admin_key) if admin else executor
+    client.post(URL.format(ref), beat(mine), format="json")  # reads the key into the cache
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(URL.format(ref), beat(mine, pendingJobs=2), format="json")
+
+    assert response.status_code == 200, response.content
+    sql = [q["sql"] for q in queries]
+    assert len(sql) == 1 and sql[0].startswith("UPDATE"), sql
+    mine.refresh_from_db()
+    assert mine.pending_jobs == 2
 
 
 def test_the_lease_follows_the_lease_setting(executor, mine, settings):

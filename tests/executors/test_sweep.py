@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from executors import sweep
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, SelfPreservation
-from executors.services import executor_heartbeat
 from registry.authentication import KeyHolder
 from registry.models import KeyScope
 from tests.factories import ChainFactory, ExecutorFactory
@@ -357,8 +356,8 @@ def test_the_hold_is_released_once_the_executors_come_back(path):
     holder = KeyHolder(KeyScope.ADMIN, "test", "test")
     later = NOW + timedelta(seconds=5)
     for executor in stale[:4]:
-        executor_heartbeat(chain_ref=str(chain.chain_id), holder=holder, executor_id=executor.pk, reported="ok",
-                           now=later)
+        Executor.heartbeat(chain_ref=str(chain.chain_id), holder=holder, executor_id=executor.pk, reported="ok",
+                          now=later)
 
     report = sweep.executor_leases_expire(later)
 

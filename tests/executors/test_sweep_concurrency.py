@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from executors import sweep
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange, SelfPreservation
-from executors.services import executor_heartbeat, executor_register
+from executors.services import executor_register
 from executors.sweep import SweepReport, executor_leases_expire
 from registry.authentication import KeyHolder
 from registry.models import KeyScope
@@ -241,8 +241,8 @@ def test_a_heartbeat_holding_the_row_wins_over_the_sweep(status, lapsed_seconds)
             Executor.objects.select_for_update().get(pk=executor.pk)
             locked.set()
             swept.wait(TIMEOUT)
-            return executor_heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER, executor_id=executor.pk,
-                                      reported="ok")
+            return Executor.heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER, executor_id=executor.pk,
+                                     reported="ok")
 
     heartbeat = in_thread(heartbeat_slowly)
     assert locked.wait(TIMEOUT)
@@ -275,8 +275,8 @@ def test_a_heartbeat_waits_for_a_sweep_holding_the_row_and_records_its_return():
     sweeper = in_thread(sweep_and_commit_late)
     assert swept.wait(TIMEOUT)
     waiting_before = backends_waiting_for_a_lock()
-    heartbeat = in_thread(lambda: executor_heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER,
-                                                     executor_id=executor.pk, reported="ok"))
+    heartbeat = in_thread(lambda: Executor.heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER,
+                                                    executor_id=executor.pk, reported="ok"))
     wait_until(lambda: backends_waiting_for_a_lock() > waiting_before, "the heartbeat to wait")
     heartbeat_waits.set()
     report, beat = sweeper(), heartbeat()
@@ -308,8 +308,8 @@ def test_heartbeats_and_sweeps_running_together_keep_every_history_consistent():
         beats = 0
         while not stop.is_set():
             for executor_id in executors:
-                executor_heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER, executor_id=executor_id,
-                                   reported=reported)
+                Executor.heartbeat(chain_ref=str(chain.chain_id), holder=HOLDER, executor_id=executor_id,
+                                  reported=reported)
                 beats += 1
         return beats
 

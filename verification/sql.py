@@ -1,0 +1,61 @@
+"""The verification lookup as SQL, written once: what every POST /v1/verify without `live`
+runs.
+
+It is the ORM query `verification.services.verification_query` written out by hand (that
+query stays the readable reference: tests/verification/test_verification_sql.py holds the
+two to the same rows, on PostgreSQL and on SQLite). Written out because the ORM takes longer
+to build the query than PostgreSQL takes to run it; and run through core/db.py's
+`run_hot`, which PostgreSQL parses and plans once per connection (a prepared statement).
+
+One text serves both databases: only standard SQL (CASE, not GREATEST, which SQLite lacks),
+and parameters by name, which psycopg and Django's SQLite cursor both take. (A parameter
+compared with a column before it is tested for NULL: PostgreSQL then knows its type.)
+"""
+
+from datetime import UTC, datetime
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from core.db import run_hot
+
+# The rules, in order: this document; this chain, if one was asked for; an active chain;
+# not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
+# there unless its trust was revoked, else an address an administrator added; each a probe
+# of a unique index); at least the chain's confirmations, counted from the head its
+# deployment's index cursor last saw (0 while unknown). The earliest such row answers, in the
+# order of attestation_document_idx, so that the first valid row ends the scan.
+VERIFICATION_SQL = """SELECT a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
+       CASE WHEN cur.head_block >= a.block_number
+            THEN cur.head_block - a.block_number + 1 ELSE 0 END AS confirmations
+FROM attestations_attestation a
+JOIN registry_chain c ON c.chain_id = a.chain_id
+LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
+WHERE a.document_hash = %(document_hash)s
+  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+  AND c.status = 'active'
+  AND a.revocation_time IS NULL
+  AND (a.expiration_time IS NULL OR a.expiration_time > %(now)s)
+  AND COALESCE(
+        (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
+         WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
+        (SELECT TRUE FROM executors_trustedattester t
+         WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
+        FALSE)
+  AND CASE WHEN cur.head_block >= a.block_number
+           THEN cur.head_block - a.block_number + 1 ELSE 0 END >= c.confirmations
+ORDER BY a.time, a.chain_id, a.block_number, a.log_index
+LIMIT 1
+"""
+
+
+def earliest_valid(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
+    """The row of the earliest valid attestation of `document_hash` (uid, time, chain id,
+    attester, schema uid, tx hash, block number, confirmations), or None."""
+    db = connections[DEFAULT_DB_ALIAS]
+    # As a DateTimeField stores it (PostgreSQL: as is; SQLite: UTC text).
+    params = {"document_hash": document_hash, "chain_id": chain_id,
+              "now": db.ops.adapt_datetimefield_value(now)}
+    row = run_hot(VERIFICATION_SQL, params, fetch=True)
+    if row is not None and row[1].tzinfo is None:  # SQLite stores UTC without a zone
+        row = (row[0], row[1].replace(tzinfo=UTC), *row[2:])
+    return row
