@@ -65,6 +65,8 @@ echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
 # where the dev group counts too (settings in pyproject.toml).
 .venv/bin/deptry . --no-ansi
 .venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles' --ignore DEP002,DEP004
+echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one way)"
+.venv/bin/lint-imports --no-cache
 
 # The whole suite on the database above; then, for a full run only (no pytest arguments:
 # a run of chosen tests means those tests), the verification, indexer and workflow tests

@@ -1,0 +1,76 @@
+"""The README's layout tables tell a newcomer where things live: every path they name exists,
+and each endpoint's row names the file whose view Django routes that path to."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import get_resolver, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL = re.compile(r"`([^`]+)`")
+ENDPOINT = re.compile(r"^(GET|POST|PUT|PATCH|DELETE) (/\S*)$")
+
+
+def _section(title: str) -> list[list[str]]:
+    """The rows of the first table under the heading `title`, as lists of cells."""
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"\n{title}\n")
+    rows = []
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|") and not set(line) <= set("|-: "):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows[1:]  # without the header row
+
+
+def _paths(cell: str) -> list[str]:
+    return [name for name in CELL.findall(cell) if "/" in name or "." in name]
+
+
+def _module_file(view) -> Path:
+    cls = getattr(view, "cls", None) or getattr(view, "view_class", None)
+    module = (cls or view).__module__
+    return ROOT / (module.replace(".", "/") + ".py")
+
+
+def test_every_path_in_the_layout_exists():
+    rows = _section("## Layout") + _section("### Where each endpoint lives")
+    named = [path for row in rows for cell in row for path in _paths(cell)
+             if not ENDPOINT.match(path) and not path.startswith("/")]
+    assert len(named) >= 20
+    missing = [path for path in named if not (ROOT / path.rstrip("/")).exists()]
+    assert missing == []
+
+
+ENDPOINT_ROWS = _section("### Where each endpoint lives")
+
+
+@pytest.mark.parametrize("row", ENDPOINT_ROWS, ids=lambda row: row[0])
+def test_each_endpoint_row_names_the_file_of_its_view(row):
+    endpoints = [ENDPOINT.match(name) for name in CELL.findall(row[0])]
+    files = [ROOT / path for path in _paths(row[1])]
+    assert endpoints and all(endpoints) and files, row
+    for match in endpoints:
+        # A sample value for each placeholder: {chain} -> 1, {uid} -> 0x00..., ...
+        path = re.sub(r"\{[^}]+\}", "1", match.group(2))
+        assert _module_file(resolve(path).func) in files, (match.group(0), files)
+
+
+def test_every_routed_endpoint_has_a_row():
+    documented = {re.sub(r"\{[^}]+\}", "1", m.group(2)) for row in ENDPOINT_ROWS
+                  for m in map(ENDPOINT.match, CELL.findall(row[0])) if m}
+    views = {_module_file(resolve(path).func) for path in documented}
+    def walk(patterns):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                yield from walk(pattern.url_patterns)
+            else:
+                yield pattern.callback
+
+    apps = {"registry", "executors", "attestations", "verification", "bindings", "ops", "trpc",
+            "config"}
+    ours = {path for path in map(_module_file, walk(get_resolver().url_patterns))
+            if path.relative_to(ROOT).parts[0] in apps}
+    assert ours - views == set()
