@@ -25,7 +25,7 @@ class ProjectConfig(AppConfig):
         from django.apps import apps
         from django.db.models.signals import post_migrate
 
-        from config.schedules import ensure_after_migrate
+        from ops.schedules import ensure_after_migrate
 
         post_migrate.connect(ensure_after_migrate,
                              sender=apps.get_app_config("django_celery_beat"),

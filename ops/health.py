@@ -31,7 +31,7 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if not settings.CELERY_BROKER_URL:
         return {"status": "ok", "detail": "no broker: tasks run in-process"}
-    from config.celery import app
+    from celery import current_app as app  # config/celery.py's, made current at start
 
     # The URL from settings, explicitly: Celery prefers a CELERY_BROKER_URL found in the
     # process environment (which .env feeds) over Django's settings, so the probe could
@@ -77,7 +77,7 @@ def check_schedules(never_run_is_late: bool = False) -> dict:
     """
     from django_celery_beat.models import PeriodicTask
 
-    from config.schedules import PERIODIC_TASKS
+    from ops.schedules import PERIODIC_TASKS
 
     # Celery's own (celery.backend_cleanup, which beat adds itself) do not count.
     enabled = list(PeriodicTask.objects.filter(enabled=True).exclude(
@@ -118,7 +118,7 @@ def _ping_workers(broker_url: str) -> list[str]:
         cached = _ping_cache.get(broker_url)
         if cached and time.monotonic() - cached[0] < WORKER_PING_CACHE_SECONDS:
             return cached[1]
-    from config.celery import app
+    from celery import current_app as app  # config/celery.py's, made current at start
 
     with app.connection_for_write(broker_url) as conn:
         conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)

@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
-from config.schedules import PERIODIC_TASKS
 from ops import health
+from ops.schedules import PERIODIC_TASKS
 from tests.anvil import ROOT
 from tests.conftest import assert_problem, missing
 

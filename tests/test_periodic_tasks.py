@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask, PeriodicTasks
 
-from config.schedules import PERIODIC_TASKS
 from executors.models import ExecutorStatus
+from ops.schedules import PERIODIC_TASKS
 from tests.factories import ExecutorFactory
 
 pytestmark = pytest.mark.django_db

@@ -231,7 +231,7 @@ def test_track_workflows_runs_the_tracking_once(queued):
 
 def test_the_tracking_task_is_registered_and_scheduled():
     from config.celery import app
-    from config.schedules import PERIODIC_TASKS
+    from ops.schedules import PERIODIC_TASKS
 
     app.loader.import_default_modules()
     assert "bindings.track_workflows" in app.tasks

@@ -23,8 +23,8 @@ from django.db import connection
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-from config.schedules import PERIODIC_TASKS
 from executors.models import Executor, ExecutorStatus, ExecutorStatusChange
+from ops.schedules import PERIODIC_TASKS
 from tests.factories import ChainFactory, ExecutorFactory
 
 pytestmark = [

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from config.schedules import ensure_periodic_tasks
+from ops.schedules import ensure_periodic_tasks
 
 
 class Command(BaseCommand):
