@@ -17,13 +17,12 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Q, Value, When
 from django.utils import timezone
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
 from attestations import schema as schema_grammar
 from attestations.models import Schema
 from bindings.models import IllegalTransition, Workflow, WorkflowState, WorkflowTransition
 from core.eas_abi import ZERO_ADDRESS
-from core.errors import Conflict
+from core.errors import Conflict, Invalid, NotFound, PermissionDenied
 from executors.models import Executor, ExecutorStatus
 from registry.authentication import KeyHolder
 from registry.models import Chain, Deployment
@@ -58,10 +57,10 @@ def _schema_for(chain: Chain, schema_uid: str | None) -> Schema:
         return found
     found = Schema.objects.filter(chain=chain, uid=schema_uid).first()
     if found is None:
-        raise ValidationError({"schema_id": [f"No schema {schema_uid} is known on chain "
+        raise Invalid({"schema_id": [f"No schema {schema_uid} is known on chain "
                                              f"{chain.chain_id}."]}, code="does_not_exist")
     if not found.document_hash_field:
-        raise ValidationError({"schema_id": ["This schema has no bytes32 document hash field."]},
+        raise Invalid({"schema_id": ["This schema has no bytes32 document hash field."]},
                               code="not_a_document_schema")
     return found
 
@@ -73,7 +72,7 @@ def _values(document_hash: str, schema: Schema, data: dict) -> dict:
 def _encoded(document_hash: str, schema: Schema, data: dict) -> bytes:
     """The attestation data: the document hash and the other values, checked and encoded."""
     if schema.document_hash_field in data:
-        raise ValidationError({"data": {schema.document_hash_field: [
+        raise Invalid({"data": {schema.document_hash_field: [
             "The document hash comes from documentHash."]}})
     result = schema_grammar.check(schema.schema, _values(document_hash, schema, data))
     if result.errors:
@@ -84,7 +83,7 @@ def _encoded(document_hash: str, schema: Schema, data: dict) -> bytes:
             for part in parents:
                 node = node.setdefault(part, {})
             node.setdefault(leaf, []).append(error["detail"])
-        raise ValidationError(nested)
+        raise Invalid(nested)
     return result.encoded
 
 
@@ -103,7 +102,7 @@ def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
             return earlier, False
     chain = Chain.objects.filter(pk=chain_id).first()
     if chain is None:
-        raise ValidationError({"chain_id": [f"No chain with chain id {chain_id} is registered."]},
+        raise Invalid({"chain_id": [f"No chain with chain id {chain_id} is registered."]},
                               code="does_not_exist")
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive and takes no workflows.",
