@@ -126,7 +126,8 @@ def test_a_reverted_transaction_is_retried_then_fails(bound_chain, live_server, 
                                          True, b"\0" * 32, b"\0" * 32, 0))
         tx = eas.functions.attest(unknown_schema).transact(
             {"from": Web3.to_checksum_address(node.sender), "gas": 300_000})
-        assert node.w3.eth.get_transaction_receipt(tx)["status"] == 0
+        # Mined by the next block, not at once on a busy machine: wait for it.
+        assert node.w3.eth.wait_for_transaction_receipt(tx, timeout=30)["status"] == 0
         ref.service.report("anvil", job["workflowId"], ref.executor_id, txHash="0x" + tx.hex())
         report = settle(bound_chain)
         assert report.reverted == 1
