@@ -89,10 +89,6 @@ class Schema(OnChainRecord):
     def __str__(self):
         return f"{self.uid} on {self.chain_id}"
 
-    @property
-    def is_document_schema(self) -> bool:
-        return bool(self.document_hash_field)
-
     def bytes32_fields(self) -> list[str]:
         """The top-level bytes32 fields: those that can hold a document hash."""
         return [f["name"] for f in self.fields if f.get("type") == "bytes32"]

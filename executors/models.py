@@ -9,6 +9,7 @@ from django.utils import timezone
 from core.db import run_hot
 from core.errors import NotFound, PermissionDenied
 from core.masking import mask_url
+from core.models import StateChange
 from core.validators import MAX_CHAIN_ID, validate_address
 from registry.models import Chain, KeyScope
 
@@ -271,8 +272,10 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
     return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params) == 1
 
 
-class ExecutorStatusChange(models.Model):
+class ExecutorStatusChange(StateChange):
     """One transition of an executor's status, with its cause."""
+
+    state_fields = ("from_status", "to_status")
 
     # Indexed by executor_change_recent_idx (executor first), not twice: a sweep can write
     # a hundred thousand of these at once.
@@ -281,14 +284,10 @@ class ExecutorStatusChange(models.Model):
     from_status = models.CharField(max_length=16, choices=ExecutorStatus.choices, blank=True)
     to_status = models.CharField(max_length=16, choices=ExecutorStatus.choices)
     cause = models.CharField(max_length=64)
-    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["executor", "-created_at"], name="executor_change_recent_idx")]
-
-    def __str__(self):
-        return f"{self.from_status or '-'} -> {self.to_status} ({self.cause})"
 
 
 class TrustedAttester(models.Model):
