@@ -37,7 +37,8 @@ REPORTED_STATUS = {
 # server's clock. A healthy or draining executor whose lease has ended (lease_expires_at <=
 # now) is stale: it reads so at once (current_status, ExecutorQuerySet.showing) and the
 # sweep records it. A stale one whose lease ended at or before offline_cutoff(now), the
-# grace being over too, goes offline (executors/sweep.py).
+# grace being over too, goes offline at the next sweep, unless that sweep holds its chain
+# back (SelfPreservation, executors/sweep.py).
 
 
 def lease_seconds() -> int:
@@ -87,8 +88,9 @@ class ExecutorQuerySet(models.QuerySet):
 class Executor(models.Model):
     """A document-binding executor of one chain, kept alive by heartbeats (a lease).
 
-    `status` is stored because it is indexed and every change of it is recorded; what can be
-    derived is: a healthy executor whose lease has run out reads as stale before the sweep.
+    `status` is stored because every change of it is recorded (ExecutorStatusChange); what
+    can be derived is: a healthy or draining executor whose lease has run out reads as
+    stale before the sweep records it.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
