@@ -8,8 +8,9 @@ stored as SPEC section 1 writes them: 0x + lowercase hex.
 from django.db import models
 from django.db.models import F, Value
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Coalesce, Greatest, Now
+from django.db.models.functions import Coalesce, Now
 
+from attestations.confirmations import confirmations_expression
 from registry.models import Chain, Deployment
 
 
@@ -20,9 +21,7 @@ class OnChainQuerySet(models.QuerySet):
         is the one the record's cursor (its deployment's) last saw: that cursor has checked
         the blocks up to it for reorganisations. One join, no chain call."""
         head = Coalesce(F("index_cursor__head_block"), Value(-1))
-        return self.annotate(
-            confirmations=Greatest(head - F("block_number") + 1, Value(0))
-        )
+        return self.annotate(confirmations=confirmations_expression(head, F("block_number")))
 
 
 class OnChainRecord(models.Model):
@@ -88,10 +87,6 @@ class Schema(OnChainRecord):
 
     def __str__(self):
         return f"{self.uid} on {self.chain_id}"
-
-    @property
-    def is_document_schema(self) -> bool:
-        return bool(self.document_hash_field)
 
     def bytes32_fields(self) -> list[str]:
         """The top-level bytes32 fields: those that can hold a document hash."""

@@ -11,7 +11,7 @@ Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_reg
 """
 
 import harness
-from harness import ROOT, bench_env, ensure_database, gunicorn, load, merge, say
+from harness import ROOT, gunicorn, load, merge, say
 
 
 def key_table_updates(env) -> int:
@@ -53,10 +53,7 @@ def main():
     parser = harness.arguments(__doc__.split("\n")[0])
     args = parser.parse_args()
 
-    env = bench_env()
-    ensure_database(env)
-    key = harness.create_api_key(env, "bench-auth", "admin")
-    harness.seed_chains(env)
+    env, key = harness.keyed_database("bench-auth", "admin")
 
     healthz = harness.healthz
     chains = lambda: ("GET", "/v1/admin/chains", {"Authorization": f"Bearer {key}"}, None)  # noqa: E731

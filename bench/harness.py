@@ -85,6 +85,25 @@ def ensure_database(env) -> None:
     manage("migrate", "--no-input", "-v", "0", env=env)
 
 
+def django_database(**extra) -> dict:
+    """The benchmark environment (bench_env), its database migrated, and Django set up on it
+    in this process."""
+    env = bench_env(**extra)
+    ensure_database(env)
+    setup_django(env)
+    return env
+
+
+def keyed_database(key_name: str, scope: str) -> tuple[dict, str]:
+    """The benchmark environment, its database migrated and seeded with chains, and a new
+    API key of `scope` (for benches that only send requests)."""
+    env = bench_env()
+    ensure_database(env)
+    key = create_api_key(env, key_name, scope)
+    seed_chains(env)
+    return env, key
+
+
 @contextmanager
 def gunicorn(env, workers: int = 2, app: str = "config.wsgi:application",
              pythonpath: str | None = None, root: Path = ROOT):

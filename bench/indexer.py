@@ -26,7 +26,7 @@ import statistics
 import time
 import tracemalloc
 
-from harness import bench_env, ensure_database, say, setup_django
+from harness import django_database, say
 
 BENCH_CHAIN = 900_500
 SCHEMA = "bytes32 documentHash"
@@ -138,9 +138,7 @@ def main():
     parser.add_argument("--memory-range", type=int, default=10)
     args = parser.parse_args()
 
-    env = bench_env()
-    ensure_database(env)
-    setup_django(env)
+    django_database()
     from django.conf import settings
     from web3 import HTTPProvider, Web3
 

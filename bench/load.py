@@ -18,7 +18,7 @@ import threading
 import harness
 import heartbeats
 import verify
-from harness import bench_env, ensure_database, gunicorn, load, say
+from harness import gunicorn, load, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_load"
 BENCH_NAME = "bench-load"
@@ -60,9 +60,7 @@ def main():
     parser.add_argument("--executors", type=int, default=200)
     args = parser.parse_args()
 
-    env = bench_env(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
-    ensure_database(env)
-    harness.setup_django(env)
+    env = harness.django_database(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
     _, deployment, schema = verify.ensure_chain()
     verify.load_attestations(args.attestations, deployment, schema, False)
     heartbeats.ensure_chain(heartbeats.HEARTBEAT_CHAIN, "bench-heartbeats")

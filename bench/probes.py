@@ -22,7 +22,7 @@ import sys
 import time
 from collections import Counter
 
-from harness import PYTHON, ROOT, bench_env, ensure_database, say, setup_django
+from harness import PYTHON, ROOT, django_database, say
 
 BENCH_CHAIN = 900_400
 
@@ -129,9 +129,7 @@ def main() -> int:
     if args.slow + args.closed > args.endpoints:
         parser.error("--slow and --closed leave no live endpoints")
 
-    env = bench_env()
-    ensure_database(env)
-    setup_django(env)
+    env = django_database()
     from django.conf import settings
 
     from registry.models import Chain

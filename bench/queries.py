@@ -15,7 +15,7 @@ import re
 import statistics
 import time
 
-from harness import bench_env, ensure_database, say, setup_django
+from harness import django_database, say
 
 QUERIES = {
     "newest first": "",
@@ -96,9 +96,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
 
-    env = bench_env()
-    ensure_database(env)
-    setup_django(env)
+    django_database()
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext

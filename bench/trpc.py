@@ -12,7 +12,7 @@ import json
 from urllib.parse import quote
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, load, merge, say, setup_django
+from harness import gunicorn, load, merge, say, setup_django
 
 BATCH = 10
 
@@ -21,10 +21,7 @@ def main():
     parser = harness.arguments(__doc__.split("\n")[0])
     args = parser.parse_args()
 
-    env = bench_env()
-    ensure_database(env)
-    key = harness.create_api_key(env, "bench-trpc", "api")
-    harness.seed_chains(env)
+    env, key = harness.keyed_database("bench-trpc", "api")
 
     headers = {"X-API-Key": key}
     json_headers = {**headers, "Content-Type": "application/json"}

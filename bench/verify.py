@@ -34,7 +34,7 @@ import time
 from contextlib import contextmanager
 
 import harness
-from harness import bench_env, ensure_database, load, merge, say
+from harness import load, merge, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_verify"
 CHAIN = 900_400
@@ -394,9 +394,7 @@ def main():
     cache_argument(parser)
     args = parser.parse_args()
 
-    env = bench_env(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
-    ensure_database(env)
-    harness.setup_django(env)
+    env = harness.django_database(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
     _, deployment, schema = ensure_chain()
     load_attestations(args.attestations, deployment, schema, args.reload)
     key = harness.create_api_key(env, BENCH_NAME, "api")

@@ -23,7 +23,7 @@ from collections import Counter
 from datetime import timedelta
 
 import harness
-from harness import bench_env, ensure_database, gunicorn, request, say
+from harness import gunicorn, request, say
 
 CHAIN = 900_400
 SHORT_NAME = "bench-workflows"
@@ -131,9 +131,7 @@ def main() -> None:
     parser.add_argument("--executors", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     args = parser.parse_args()
-    env = bench_env()
-    ensure_database(env)
-    harness.setup_django(env)
+    env = harness.django_database()
     try:
         raw_key, executor_ids = prepare(args.workflows, args.executors)
         with gunicorn(env, workers=args.workers) as port:

@@ -11,6 +11,7 @@ import uuid
 from django.db import models
 from django.utils import timezone
 
+from core.models import StateChange
 from executors.models import Executor
 from registry.models import Chain
 
@@ -126,20 +127,15 @@ class Workflow(models.Model):
             setattr(self, name, value)
 
 
-class WorkflowTransition(models.Model):
+class WorkflowTransition(StateChange):
     """One move of a workflow, with its cause."""
 
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="transitions",
                                  db_index=False)
     from_state = models.CharField(max_length=16, choices=WorkflowState.choices, blank=True)
     to_state = models.CharField(max_length=16, choices=WorkflowState.choices)
-    cause = models.CharField(max_length=200)
-    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         db_table = "verification_workflowtransition"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["workflow", "created_at"], name="workflow_transition_idx")]
-
-    def __str__(self):
-        return f"{self.from_state or '-'} -> {self.to_state} ({self.cause})"

@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
+from attestations.confirmations import confirmations
 from attestations.models import Attestation
 from bindings.models import Workflow, WorkflowState
 from bindings.workflows import (
@@ -125,7 +126,7 @@ def _look(w3, workflow: Workflow, head: int) -> Seen:
                 pass
             continue
         block = receipt["blockNumber"]
-        return Seen("mined", tx_hash, block, receipt["status"] == 1, max(0, head - block + 1))
+        return Seen("mined", tx_hash, block, receipt["status"] == 1, confirmations(head, block))
     return Seen("pending" if pending else "missing")
 
 

@@ -7,30 +7,34 @@ from rest_framework import serializers
 from core.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
 
 
-@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "example": "0x" + "ab" * 20})
-class AddressField(serializers.CharField):
+class HexField(serializers.CharField):
+    """A hex value of `length` characters, normalised (lowercase, checked) by `normalize`,
+    which raises InvalidHex."""
+
+    length: int
+    normalize: staticmethod  # str -> str
+
     def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 42)
+        kwargs.setdefault("max_length", self.length)
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
         try:
-            return normalize_address(data)
+            return self.normalize(data)
         except InvalidHex as exc:
             raise serializers.ValidationError(str(exc), code="invalid") from exc
+
+
+@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "example": "0x" + "ab" * 20})
+class AddressField(HexField):
+    length = 42
+    normalize = staticmethod(normalize_address)
 
 
 @extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$", "example": "0x" + "cd" * 32})
-class Bytes32Field(serializers.CharField):
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 66)
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data):
-        try:
-            return normalize_bytes32(data)
-        except InvalidHex as exc:
-            raise serializers.ValidationError(str(exc), code="invalid") from exc
+class Bytes32Field(HexField):
+    length = 66
+    normalize = staticmethod(normalize_bytes32)
 
 
 @extend_schema_field(OpenApiTypes.INT64)

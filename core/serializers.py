@@ -9,24 +9,23 @@ from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
 
+# What JSON type each kind of field takes, checked in this order (a subclass before its base).
+_EXPECTED = (
+    (serializers.PrimaryKeyRelatedField, (int,), "Expected an integer id."),
+    (serializers.SlugRelatedField, (str,), "Expected a JSON string."),
+    (serializers.BooleanField, (bool,), "Expected true or false."),
+    (serializers.UUIDField, (str,), "Expected a UUID string."),  # DRF would take an integer
+    (serializers.ListField, (list,), "Expected a JSON array."),
+    (serializers.DictField, (dict,), "Expected a JSON object."),
+    (serializers.IntegerField, (int,), "Expected a JSON integer."),
+    ((serializers.CharField, serializers.ChoiceField), (str,), "Expected a JSON string."),
+)
+
 
 def _expects(field) -> tuple[tuple[type, ...], str] | None:
-    if isinstance(field, serializers.PrimaryKeyRelatedField):
-        return (int,), "Expected an integer id."
-    if isinstance(field, serializers.SlugRelatedField):
-        return (str,), "Expected a JSON string."
-    if isinstance(field, serializers.BooleanField):
-        return (bool,), "Expected true or false."
-    if isinstance(field, serializers.UUIDField):  # DRF would take an integer as a UUID
-        return (str,), "Expected a UUID string."
-    if isinstance(field, serializers.ListField):
-        return (list,), "Expected a JSON array."
-    if isinstance(field, serializers.DictField):
-        return (dict,), "Expected a JSON object."
-    if isinstance(field, serializers.IntegerField):
-        return (int,), "Expected a JSON integer."
-    if isinstance(field, (serializers.CharField, serializers.ChoiceField)):
-        return (str,), "Expected a JSON string."
+    for kind, types, message in _EXPECTED:
+        if isinstance(field, kind):
+            return types, message
     return None
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from core.db import run_hot
 from core.errors import NotFound, PermissionDenied
 from core.masking import mask_url
+from core.models import StateChange
 from core.validators import MAX_CHAIN_ID, validate_address
 from registry.models import Chain, KeyScope
 
@@ -36,7 +37,8 @@ REPORTED_STATUS = {
 # server's clock. A healthy or draining executor whose lease has ended (lease_expires_at <=
 # now) is stale: it reads so at once (current_status, ExecutorQuerySet.showing) and the
 # sweep records it. A stale one whose lease ended at or before offline_cutoff(now), the
-# grace being over too, goes offline (executors/sweep.py).
+# grace being over too, goes offline at the next sweep, unless that sweep holds its chain
+# back (SelfPreservation, executors/sweep.py).
 
 
 def lease_seconds() -> int:
@@ -86,8 +88,9 @@ class ExecutorQuerySet(models.QuerySet):
 class Executor(models.Model):
     """A document-binding executor of one chain, kept alive by heartbeats (a lease).
 
-    `status` is stored because it is indexed and every change of it is recorded; what can be
-    derived is: a healthy executor whose lease has run out reads as stale before the sweep.
+    `status` is stored because every change of it is recorded (ExecutorStatusChange); what
+    can be derived is: a healthy or draining executor whose lease has run out reads as
+    stale before the sweep records it.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -271,8 +274,10 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
     return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params) == 1
 
 
-class ExecutorStatusChange(models.Model):
+class ExecutorStatusChange(StateChange):
     """One transition of an executor's status, with its cause."""
+
+    state_fields = ("from_status", "to_status")
 
     # Indexed by executor_change_recent_idx (executor first), not twice: a sweep can write
     # a hundred thousand of these at once.
@@ -281,14 +286,10 @@ class ExecutorStatusChange(models.Model):
     from_status = models.CharField(max_length=16, choices=ExecutorStatus.choices, blank=True)
     to_status = models.CharField(max_length=16, choices=ExecutorStatus.choices)
     cause = models.CharField(max_length=64)
-    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["executor", "-created_at"], name="executor_change_recent_idx")]
-
-    def __str__(self):
-        return f"{self.from_status or '-'} -> {self.to_status} ({self.cause})"
 
 
 class TrustedAttester(models.Model):

@@ -14,16 +14,10 @@ from registry.api.serializers import (
     RpcUrlField,
     provider_from_url,
 )
-from registry.models import (
-    ApiKey,
-    Category,
-    Chain,
-    ContractName,
-    ContractVersion,
-    Deployment,
-    ProviderHealth,
-    RpcEndpoint,
-)
+from registry.models.api_keys import ApiKey
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import ProviderHealth, RpcEndpoint
 
 
 class HidesRpcUrls:

@@ -89,6 +89,15 @@ def _look_up(raw_key: str) -> tuple[KeyHolder, CachedKey | None]:
     return KeyHolder(key.scope, key.name, key.display_prefix, key.pk), key
 
 
+def _authenticated(raw_key: str, empty: str):
+    """DRF's (user, auth) pair for a key sent in a header: both the KeyHolder."""
+    raw_key = raw_key.strip()
+    if not raw_key:
+        raise exceptions.AuthenticationFailed(empty, code="invalid_key")
+    holder = authenticate_key(raw_key)
+    return holder, holder
+
+
 class BearerKeyAuthentication(authentication.BaseAuthentication):
     """`Authorization: Bearer <key>` (the administration endpoints)."""
 
@@ -101,11 +110,7 @@ class BearerKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Use the Authorization header with the Bearer scheme.", code="invalid_scheme"
             )
-        token = token.strip()
-        if not token:
-            raise exceptions.AuthenticationFailed("The bearer token is empty.", code="invalid_key")
-        holder = authenticate_key(token)
-        return holder, holder
+        return _authenticated(token, "The bearer token is empty.")
 
     def authenticate_header(self, request):
         return 'Bearer realm="admin"'
@@ -118,11 +123,7 @@ class ApiKeyHeaderAuthentication(authentication.BaseAuthentication):
         raw_key = request.META.get("HTTP_X_API_KEY")
         if raw_key is None:
             return None
-        raw_key = raw_key.strip()
-        if not raw_key:
-            raise exceptions.AuthenticationFailed("The X-API-Key header is empty.", code="invalid_key")
-        holder = authenticate_key(raw_key)
-        return holder, holder
+        return _authenticated(raw_key, "The X-API-Key header is empty.")
 
     def authenticate_header(self, request):
         return 'ApiKey realm="api", header="X-API-Key"'

@@ -13,37 +13,44 @@ PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
 DB_NAME="${TEST_DATABASE_NAME:-chain_registry}" REDIS_DB="${TEST_REDIS_DB:-15}"
 listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
 
-if ! listening "$PG_PORT" && [ "${CI:-}" = "true" ] && command -v pg_ctlcluster >/dev/null; then
-  echo "==> Starting PostgreSQL"
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
-  for _ in $(seq 20); do listening "$PG_PORT" && break; sleep 0.5; done
-fi
-if ! listening "$REDIS_PORT" && [ "${CI:-}" = "true" ] && command -v redis-server >/dev/null; then
-  echo "==> Starting Redis"
-  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no || true
-  for _ in $(seq 20); do listening "$REDIS_PORT" && break; sleep 0.5; done
-fi
+# In CI, a service that is down is started (when its starter is installed) and waited for.
+start_in_ci() {  # port, name, the command that starts it
+  local port=$1 name=$2
+  shift 2
+  if ! listening "$port" && [ "${CI:-}" = "true" ] && command -v "$1" >/dev/null; then
+    echo "==> Starting $name"
+    "$@" || true
+    for _ in $(seq 20); do listening "$port" && break; sleep 0.5; done
+  fi
+}
+# What is missing fails a CI run, which must run every test; elsewhere the run goes on.
+missing() {  # what is missing, what the run does without it
+  if [ "${CI:-}" = "true" ]; then
+    echo "FAIL: $1, and CI requires it." >&2
+    exit 1
+  fi
+  echo "==> NOTE: $1: $2"
+}
+
+start_in_ci "$PG_PORT" PostgreSQL \
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql 2>/dev/null)" main start
+start_in_ci "$REDIS_PORT" Redis \
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no
 
 if listening "$PG_PORT"; then
   export DATABASE_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/${DB_NAME}"
   echo "==> Database: PostgreSQL at ${PG_HOST}:${PG_PORT}"
-elif [ "${CI:-}" = "true" ]; then
-  echo "FAIL: PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}, and CI requires it." >&2
-  exit 1
 else
+  missing "PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}" "falling back to SQLite."
   export DATABASE_URL="sqlite:///$(pwd)/.cache/test.sqlite3"
   mkdir -p .cache
-  echo "==> NOTE: PostgreSQL is not reachable at ${PG_HOST}:${PG_PORT}: falling back to SQLite."
 fi
 
 if listening "$REDIS_PORT"; then
   export TEST_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/${REDIS_DB}"
   echo "==> Redis: 127.0.0.1:${REDIS_PORT}"
-elif [ "${CI:-}" = "true" ]; then
-  echo "FAIL: Redis is not reachable at 127.0.0.1:${REDIS_PORT}, and CI requires it." >&2
-  exit 1
 else
-  echo "==> NOTE: Redis is not reachable at 127.0.0.1:${REDIS_PORT}: tests that need it are skipped."
+  missing "Redis is not reachable at 127.0.0.1:${REDIS_PORT}" "tests that need it are skipped."
 fi
 
 # The local chain (anvil and the EAS contracts, from npm) and the real clients of /trpc
@@ -51,11 +58,9 @@ fi
 if command -v npm >/dev/null 2>&1; then
   ./scripts/chain_tools.sh
   ./scripts/client_tools.sh
-elif [ "${CI:-}" = "true" ]; then
-  echo "FAIL: npm is needed to install anvil and the tRPC clients, and CI requires it." >&2
-  exit 1
 else
-  echo "==> NOTE: npm is missing: the tests that need anvil or the tRPC clients are skipped."
+  missing "npm, which installs anvil and the tRPC clients, is missing" \
+    "the tests that need anvil or the tRPC clients are skipped."
 fi
 
 echo "==> Lint: ruff check (rules in pyproject.toml)"

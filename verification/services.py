@@ -21,6 +21,7 @@ from django.utils import timezone
 from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
+from attestations.confirmations import confirmations as count_confirmations
 from attestations.models import Attestation
 from core.eas_abi import ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
@@ -175,7 +176,7 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification 
         receipt = w3.eth.get_transaction_receipt(attestation.tx_hash)
     except TransactionNotFound:
         return None  # the index's transaction is not on the chain: no block to count from
-    confirmations = w3.eth.block_number - receipt["blockNumber"] + 1
+    confirmations = count_confirmations(w3.eth.block_number, receipt["blockNumber"])
     if confirmations < attestation.chain.confirmations:
         return None
     return Verification(

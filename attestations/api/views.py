@@ -51,14 +51,22 @@ class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
 
 class UidLookupMixin:
-    """Retrieve by EAS UID. A UID does not include the chain id, so the same one can exist on
-    two chains: `?chainId=` (a filter of the list, applied here too) narrows, and without it
-    a UID held by several chains is a 409 naming them, never a guess."""
+    """Records of active chains (`model`, with their confirmations, without the columns in
+    `deferred_fields`, in `record_order`), retrieved by EAS UID. A UID does not include the
+    chain id, so the same one can exist on two chains: `?chainId=` (a filter of the list,
+    applied here too) narrows, and without it a UID held by several chains is a 409 naming
+    them, never a guess."""
 
     lookup_field = "uid"
     lookup_value_regex = "[^/]+"  # a malformed UID reaches the view: a 400, not a 404
     conflict_actions = ("retrieve",)
     bad_request_actions = ("retrieve",)
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # generating the schema: no database
+            return self.model.objects.none()
+        records = on_active_chains(self.model.objects.all()).with_confirmations()
+        return records.defer(*self.deferred_fields).order_by(*self.record_order)
 
     def get_object(self):
         try:
@@ -103,15 +111,9 @@ class SchemaViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     serializer_class = serializers.PublicSchemaSerializer
     filterset_class = filters.SchemaFilter
     record_name = "schema"
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # generating the schema: no database
-            return Schema.objects.none()
-        return (
-            on_active_chains(Schema.objects.all()).with_confirmations()
-            .defer("parse_error", "block_hash", "log_index", "indexed_at", "deployment")
-            .order_by("chain_id", "block_number", "log_index")
-        )
+    model = Schema
+    deferred_fields = ("parse_error", "block_hash", "log_index", "indexed_at", "deployment")
+    record_order = ("chain_id", "block_number", "log_index")
 
     @extend_schema(
         request=serializers.SchemaValidateRequestSerializer,
@@ -139,13 +141,7 @@ class AttestationViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveM
     filterset_class = filters.AttestationFilter
     pagination_class = AttestationPagination
     record_name = "attestation"
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # generating the schema: no database
-            return Attestation.objects.none()
-        return (
-            on_active_chains(Attestation.objects.all()).with_confirmations()
-            .defer("block_hash", "log_index", "indexed_at", "deployment", "schema",
-                   "revoked_block_number")
-            .order_by("-time", "-id")
-        )
+    model = Attestation
+    deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment", "schema",
+                       "revoked_block_number")
+    record_order = ("-time", "-id")

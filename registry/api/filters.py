@@ -2,16 +2,9 @@ import django_filters as filters
 from django.db.models import Q
 
 from core.filters import AddressFilter, StrictBooleanFilter
-from registry.models import (
-    Category,
-    Chain,
-    ContractName,
-    ContractVersion,
-    Deployment,
-    ProviderHealth,
-    RpcEndpoint,
-)
-from registry.models.rpc import OverrideStatus, ProbeStatus
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import OverrideStatus, ProbeStatus, ProviderHealth, RpcEndpoint
 
 # Filter names are the camelCase names of the wire format.
 

@@ -9,16 +9,9 @@ from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.masking import mask_url
 from core.serializers import StrictModelSerializer, StrictSerializer, non_field_error
 from registry import abi
-from registry.models import (
-    Category,
-    Chain,
-    ContractName,
-    ContractVersion,
-    Deployment,
-    ProviderHealth,
-    RpcEndpoint,
-)
-from registry.models.rpc import OverrideStatus
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import OverrideStatus, ProviderHealth, RpcEndpoint
 from registry.rpc_transport import host_refusal
 
 WEB_SCHEMES = ("http", "https")

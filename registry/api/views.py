@@ -7,15 +7,9 @@ from rest_framework.reverse import reverse
 from core.errors import Conflict
 from core.viewsets import AdminAccess, AdminViewSet
 from registry.api import filters, serializers
-from registry.models import (
-    Category,
-    Chain,
-    ContractName,
-    ContractVersion,
-    Deployment,
-    ProviderHealth,
-    RpcEndpoint,
-)
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import ProviderHealth, RpcEndpoint
 
 
 class ChainViewSet(AdminViewSet):

@@ -13,13 +13,6 @@ class ChainQuerySet(models.QuerySet):
             return self.get(pk=int(ref)) if int(ref) <= MAX_CHAIN_ID else self.none().get()
         return self.get(short_name=ref)
 
-    def id_for_ref(self, ref: str):
-        """What a query can compare a `chain_id` column with, for `ref`, without reading the
-        chain first: the id itself, or a subquery on the short name."""
-        if ref.isascii() and ref.isdigit():
-            return int(ref) if int(ref) <= MAX_CHAIN_ID else None
-        return models.Subquery(self.filter(short_name=ref).values("pk")[:1])
-
 
 class Chain(models.Model):
     """A blockchain network, identified by its EIP-155 chain id (the primary key)."""
