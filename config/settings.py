@@ -105,6 +105,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
+    # Tests on a file too, as the service runs: on Django's default in-memory test database
+    # the live server's threads share one connection, and concurrent requests trip over
+    # each other's savepoints, which never happens to the service itself.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", f"{DATABASES['default']['NAME']}-test")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
