@@ -1,10 +1,10 @@
 """The Django admin of schemas, attestations and index cursors."""
 
 import pytest
-from django.urls import reverse
 
 from attestations.indexer import index_chain
 from attestations.models import Attestation, IndexCursor, Schema
+from tests.admin_site import admin_urls_of
 from tests.conftest import shown_messages
 from tests.factories import AttestationFactory, IndexCursorFactory, SchemaFactory
 
@@ -13,8 +13,7 @@ pytestmark = pytest.mark.django_db
 TWO_HASHES = "bytes32 documentHash,bytes32 previousHash,string note"
 
 
-def admin_url(model: str, view: str, *args) -> str:
-    return reverse(f"admin:attestations_{model}_{view}", args=args)
+admin_url = admin_urls_of("attestations")
 
 
 @pytest.fixture
