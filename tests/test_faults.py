@@ -201,16 +201,14 @@ def assert_indexed_once(uids: list[str]) -> None:
 @pytest.mark.chain
 @pytest.mark.django_db
 def test_rpc_node_dies_and_returns_the_indexer_resumes_nothing_lost_or_duplicated(anvil_factory):
-    from web3 import HTTPProvider, Web3
-
     from attestations import eas as eas_contracts
     from attestations.indexer import index_chain
     from attestations.models import IndexCursor
+    from tests.conftest import deploy_eas_on
 
     node = anvil_factory()
-    w3 = Web3(HTTPProvider(node.url))
-    sender = w3.eth.accounts[0].lower()
-    deployment = eas_contracts.deploy_eas(w3, sender=sender)
+    eas_node = deploy_eas_on(node)
+    w3, sender, deployment = eas_node.w3, eas_node.sender, eas_node.deployment
     schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, DOCUMENT_SCHEMA,
                                                sender=sender)
     chain, eas = register_chain(node.url, deployment)

@@ -7,14 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
-from web3 import HTTPProvider, Web3
 
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.schema import encode, parse
 from executors.sweep import executor_leases_expire
 from registry.models import Chain
-from tests.conftest import EasNode, assert_problem
+from tests.conftest import EasNode, assert_problem, deploy_eas_on
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
 from verification.services import verify_document
 
@@ -104,17 +103,15 @@ def site(eas_chain, executor_client) -> Site:
 def second_site(anvil_factory, executor_client) -> Site:
     """Chain 31338 on a node of its own, with the EAS contracts, its RPC endpoint, its
     deployments and the same executor address."""
-    node = anvil_factory(chain_id=31338)
-    w3 = Web3(HTTPProvider(node.url))
-    sender = w3.eth.accounts[0].lower()
-    deployment = eas_contracts.deploy_eas(w3, sender=sender)
+    node = deploy_eas_on(anvil_factory(chain_id=31338))
+    deployment = node.deployment
     chain = ChainFactory(chain_id=31338, name="Anvil 2", short_name="anvil-2", confirmations=2)
-    RpcEndpointFactory(chain=chain, url=node.url)
+    RpcEndpointFactory(chain=chain, url=node.anvil.url)
     DeploymentFactory(chain=chain, kind="schema_registry", address=deployment.schema_registry,
                       start_block=deployment.schema_registry_block)
     DeploymentFactory(chain=chain, kind="eas", address=deployment.eas,
                       start_block=deployment.eas_block)
-    return make_site(EasNode(node, w3, deployment, sender), chain, executor_client)
+    return make_site(node, chain, executor_client)
 
 
 def verify(api, **body):
