@@ -163,6 +163,13 @@ class EasNode:
     deployment: "EasDeployment"
     sender: str  # an unlocked anvil account, lowercase
 
+    def register_schema(self, schema: str = "bytes32 documentHash", **kwargs) -> str:
+        """Register `schema` in the node's SchemaRegistry; its uid."""
+        from attestations.eas import register_schema
+
+        return register_schema(self.w3, self.deployment.schema_registry, schema,
+                               sender=self.sender, **kwargs)
+
 
 def deploy_eas_on(anvil: "Anvil") -> EasNode:
     """The EAS contracts deployed on `anvil` by its first (unlocked) account."""

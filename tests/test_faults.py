@@ -269,13 +269,11 @@ def stop(process: subprocess.Popen) -> None:
 @pytest.mark.chain
 def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
         eas_chain, transactional_db, own_redis, tmp_path):
-    from attestations import eas as eas_contracts
     from attestations.models import Attestation, IndexCursor
     from registry.models import RpcEndpoint
 
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               DOCUMENT_SCHEMA, sender=node.sender)
+    schema_uid = node.register_schema(DOCUMENT_SCHEMA)
     uids = attest_many(node.w3, node.deployment, node.sender, schema_uid, 1, 20)
     head = node.anvil.block_number()
     forwarder = SlowForwarder(node.anvil.url, delay=2).start()

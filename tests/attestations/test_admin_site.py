@@ -102,8 +102,7 @@ def test_the_next_run_re_indexes_a_marked_cursor_once(eas_chain):
     from attestations import eas as eas_contracts
 
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               "bytes32 documentHash", sender=node.sender)
+    schema_uid = node.register_schema()
     eas_contracts.attest(node.w3, node.deployment.eas, schema_uid=schema_uid,
                          data=bytes(32), sender=node.sender)
     index_chain(eas_chain.chain)

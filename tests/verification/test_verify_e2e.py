@@ -75,8 +75,7 @@ class Site:
 def make_site(node: EasNode, chain: Chain, executor_client) -> Site:
     """Register the document schema and the node's first account as an executor of `chain`
     (through the API, as an executor would)."""
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               DOCUMENT_SCHEMA, sender=node.sender)
+    schema_uid = node.register_schema(DOCUMENT_SCHEMA)
     registered = executor_client.post(f"/v1/chain-registry/{chain.chain_id}/register",
                                       {"address": node.sender, "name": "executor-1"},
                                       format="json")
