@@ -458,27 +458,16 @@ def test_semantic_versions_are_accepted(admin, version):
     assert ContractVersion.objects.get().version == version
 
 
-INVALID_VERSIONS = [
-    ({"contractName": ...}, "contractName"),
-    ({"contractName": "unknown"}, "contractName"),
-    ({"contractName": 1}, "contractName"),
-    ({"contractName": None}, "contractName"),
-    ({"version": ...}, "version"),
-    ({"version": ""}, "version"),
-    ({"version": "1"}, "version"),
-    ({"version": "1.0"}, "version"),
-    ({"version": "v1.0.0"}, "version"),
-    ({"version": "1.0.0.0"}, "version"),
-    ({"version": "01.0.0"}, "version"),
-    ({"version": 1}, "version"),
-    ({"compilerVersion": 8}, "compilerVersion"),
-    ({"abi": ...}, "abi"),
-    ({"abi": None}, "abi"),
-    ({"abi": {"type": "function", "name": "f"}}, "abi"),
-    ({"abi": "[]"}, "abi"),
-    ({"abi": 42}, "abi"),
-    ({"deployments": []}, "deployments"),
-]
+# The values each field refuses (... leaves it out): the 400 names the field.
+REFUSED_VERSION_VALUES = {
+    "contractName": [..., "unknown", 1, None],
+    "version": [..., "", "1", "1.0", "v1.0.0", "1.0.0.0", "01.0.0", 1],
+    "compilerVersion": [8],
+    "abi": [..., None, {"type": "function", "name": "f"}, "[]", 42],
+    "deployments": [[]],
+}
+INVALID_VERSIONS = [({field: value}, field)
+                    for field, values in REFUSED_VERSION_VALUES.items() for value in values]
 
 
 @pytest.mark.parametrize(("overrides", "attr"), INVALID_VERSIONS)
