@@ -102,6 +102,32 @@ class Anvil:
         return int(self.rpc("eth_blockNumber"), 16)
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """A test server's request handler: answers with `reply`, logs nothing."""
+
+    def reply(self, body: bytes, status: int = 200, content_type="application/json", **headers):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A test server that serves each client in a thread of its own and keeps quiet about
+    one that stopped reading or gave up (a broken pipe: expected)."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass
+
+
 class StubRpc:
     """A tiny JSON-RPC server for what anvil cannot be made to do: answer after a delay,
     or with HTTP 429 / 5xx. Every other chain behaviour is tested against anvil itself."""
@@ -120,7 +146,7 @@ class StubRpc:
     def start(self) -> "StubRpc":
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self):
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with stub._lock:
@@ -134,21 +160,10 @@ class StubRpc:
                     body = json.dumps([stub.respond(item) for item in request]).encode()
                 else:
                     body = json.dumps(stub.respond(request)).encode()
-                self.send_response(stub.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.reply(body, stub.status)
 
-            def log_message(self, *args):
-                pass
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
+        class Server(QuietServer):
             request_queue_size = 1024  # many probes connect at once
-
-            def handle_error(self, request, client_address):
-                pass  # a client that gave up before the delay: a broken pipe, expected
 
         self._server = Server(("127.0.0.1", 0), Handler)
         # A short poll interval: stop() waits for the serving loop to notice.

@@ -163,20 +163,33 @@ class EasNode:
     deployment: "EasDeployment"
     sender: str  # an unlocked anvil account, lowercase
 
+    def register_schema(self, schema: str = "bytes32 documentHash", **kwargs) -> str:
+        """Register `schema` in the node's SchemaRegistry; its uid."""
+        from attestations.eas import register_schema
+
+        return register_schema(self.w3, self.deployment.schema_registry, schema,
+                               sender=self.sender, **kwargs)
+
+
+def deploy_eas_on(anvil: "Anvil") -> EasNode:
+    """The EAS contracts deployed on `anvil` by its first (unlocked) account."""
+    from attestations.eas import deploy_eas
+
+    w3 = Web3(HTTPProvider(anvil.url))
+    sender = w3.eth.accounts[0].lower()
+    return EasNode(anvil, w3, deploy_eas(w3, sender=sender), sender)
+
 
 @pytest.fixture(scope="session")
 def eas_node():
     """One anvil (chain 31337) for the session with the EAS contracts deployed once:
     deploying them per test would cost far more than the tests themselves."""
-    from attestations.eas import deploy_eas
     from tests.anvil import Anvil
 
     require_anvil()
     node = Anvil(chain_id=31337).start()
     try:
-        w3 = Web3(HTTPProvider(node.url))
-        sender = w3.eth.accounts[0].lower()
-        yield EasNode(node, w3, deploy_eas(w3, sender=sender), sender)
+        yield deploy_eas_on(node)
     finally:
         node.stop()
 

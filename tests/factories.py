@@ -4,15 +4,9 @@ import factory
 from django.conf import settings
 from django.utils import timezone
 
-from registry.models import (
-    Category,
-    Chain,
-    ContractName,
-    ContractVersion,
-    Deployment,
-    ProviderHealth,
-    RpcEndpoint,
-)
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import ProviderHealth, RpcEndpoint
 
 ERC20_ABI = [
     {

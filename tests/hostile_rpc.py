@@ -8,7 +8,8 @@ would be, so that a test can tell whether they reached a last error, a log or a 
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.anvil import QuietHandler, QuietServer
 
 SECRET_TEXT = "<script>leaked-provider-text</script>"
 MIB = 1024 * 1024
@@ -58,36 +59,17 @@ ANSWERS = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         self.server.requests += 1
         first = request[0] if isinstance(request, list) and request else request
         ANSWERS[self.server.kind](self, first if isinstance(first, dict) else {})
 
-    def reply(self, body: bytes, status: int = 200, content_type="application/json", **headers):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        pass  # a client that stopped reading (too large) or gave up (hang): expected
-
 
 class HostileRpc:
     def __init__(self, kind: str, *, location: str = "", hang_seconds: float = 3.0):
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = QuietServer(("127.0.0.1", 0), _Handler)
         self._server.kind, self._server.location = kind, location
         self._server.hang_seconds, self._server.requests = hang_seconds, 0
 

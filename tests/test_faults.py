@@ -201,16 +201,14 @@ def assert_indexed_once(uids: list[str]) -> None:
 @pytest.mark.chain
 @pytest.mark.django_db
 def test_rpc_node_dies_and_returns_the_indexer_resumes_nothing_lost_or_duplicated(anvil_factory):
-    from web3 import HTTPProvider, Web3
-
     from attestations import eas as eas_contracts
     from attestations.indexer import index_chain
     from attestations.models import IndexCursor
+    from tests.conftest import deploy_eas_on
 
     node = anvil_factory()
-    w3 = Web3(HTTPProvider(node.url))
-    sender = w3.eth.accounts[0].lower()
-    deployment = eas_contracts.deploy_eas(w3, sender=sender)
+    eas_node = deploy_eas_on(node)
+    w3, sender, deployment = eas_node.w3, eas_node.sender, eas_node.deployment
     schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, DOCUMENT_SCHEMA,
                                                sender=sender)
     chain, eas = register_chain(node.url, deployment)
@@ -271,13 +269,11 @@ def stop(process: subprocess.Popen) -> None:
 @pytest.mark.chain
 def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
         eas_chain, transactional_db, own_redis, tmp_path):
-    from attestations import eas as eas_contracts
     from attestations.models import Attestation, IndexCursor
     from registry.models import RpcEndpoint
 
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               DOCUMENT_SCHEMA, sender=node.sender)
+    schema_uid = node.register_schema(DOCUMENT_SCHEMA)
     uids = attest_many(node.w3, node.deployment, node.sender, schema_uid, 1, 20)
     head = node.anvil.block_number()
     forwarder = SlowForwarder(node.anvil.url, delay=2).start()

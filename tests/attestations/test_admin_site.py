@@ -1,10 +1,10 @@
 """The Django admin of schemas, attestations and index cursors."""
 
 import pytest
-from django.urls import reverse
 
 from attestations.indexer import index_chain
 from attestations.models import Attestation, IndexCursor, Schema
+from tests.admin_site import admin_urls_of
 from tests.conftest import shown_messages
 from tests.factories import AttestationFactory, IndexCursorFactory, SchemaFactory
 
@@ -13,8 +13,7 @@ pytestmark = pytest.mark.django_db
 TWO_HASHES = "bytes32 documentHash,bytes32 previousHash,string note"
 
 
-def admin_url(model: str, view: str, *args) -> str:
-    return reverse(f"admin:attestations_{model}_{view}", args=args)
+admin_url = admin_urls_of("attestations")
 
 
 @pytest.fixture
@@ -103,8 +102,7 @@ def test_the_next_run_re_indexes_a_marked_cursor_once(eas_chain):
     from attestations import eas as eas_contracts
 
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               "bytes32 documentHash", sender=node.sender)
+    schema_uid = node.register_schema()
     eas_contracts.attest(node.w3, node.deployment.eas, schema_uid=schema_uid,
                          data=bytes(32), sender=node.sender)
     index_chain(eas_chain.chain)

@@ -68,8 +68,7 @@ def test_live_verification_and_the_reference_executor_need_no_artifacts(
     eas_chain, live_server, api, settings, tmp_path,
 ):
     node = eas_chain.node  # deployed from the artifacts, as the tests do
-    eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                  "bytes32 documentHash", sender=node.sender)
+    node.register_schema()
     assert index_chain(eas_chain.chain).ok
     settings.EAS_ARTIFACTS_DIR = str(tmp_path)  # empty, as in an image without npm
     eas_abi.cache_clear()

@@ -26,8 +26,7 @@ def document(n: int) -> bytes:
 
 
 def register(node, schema: str = DOCUMENT_SCHEMA, **kwargs) -> str:
-    return eas_contracts.register_schema(node.w3, node.deployment.schema_registry, schema,
-                                         sender=node.sender, **kwargs)
+    return node.register_schema(schema, **kwargs)
 
 
 def attest(node, schema_uid: str, data: bytes, **kwargs) -> str:

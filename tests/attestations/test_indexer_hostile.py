@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 from web3 import Web3
 
 from attestations import eas as eas_contracts
-from attestations.eas import deploy_eas
 from attestations.indexer import index_chain, store
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.schema import MAX_DECODED_DATA
-from tests.conftest import EasChain, EasNode, make_key
+from tests.conftest import EasChain, EasNode, deploy_eas_on, make_key
 from tests.factories import (
     ChainFactory,
     DeploymentFactory,
@@ -105,18 +104,16 @@ def onchain(eas_chain) -> Chain:
 def own_chain(anvil_factory, chain_id: int) -> EasChain:
     """A node of its own with the EAS contracts, registered as a chain: for tests that
     would leave the session's node changed (its clock, hundreds of blocks)."""
-    anvil = anvil_factory(chain_id=chain_id)
-    w3 = Web3(Web3.HTTPProvider(anvil.url))
-    sender = w3.eth.accounts[0].lower()
-    contracts = deploy_eas(w3, sender=sender)
+    node = deploy_eas_on(anvil_factory(chain_id=chain_id))
+    contracts = node.deployment
     chain = ChainFactory(chain_id=chain_id, short_name=f"own{chain_id}", confirmations=1)
-    RpcEndpointFactory(chain=chain, url=anvil.url)
+    RpcEndpointFactory(chain=chain, url=node.anvil.url)
     registry = DeploymentFactory(chain=chain, kind="schema_registry",
                                  address=contracts.schema_registry,
                                  start_block=contracts.schema_registry_block)
     eas = DeploymentFactory(chain=chain, kind="eas", address=contracts.eas,
                             start_block=contracts.eas_block)
-    return EasChain(EasNode(anvil, w3, contracts, sender), chain, registry, eas)
+    return EasChain(node, chain, registry, eas)
 
 
 @pytest.fixture

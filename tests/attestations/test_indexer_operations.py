@@ -148,8 +148,7 @@ def test_a_malformed_log_of_a_known_event_is_refused():
 @pytest.mark.chain
 def test_an_old_style_registration_is_completed_with_get_schema(eas_chain):
     node = eas_chain.node
-    uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                        "bytes32 documentHash,bool old", sender=node.sender)
+    uid = node.register_schema("bytes32 documentHash,bool old")
     event = events.Event("registered", events.Position(hash32(1), 1, hash32(2), 0), uid=uid,
                          address=node.sender)
     read = reader.RangeRead(1, 1, hash32(2))
@@ -160,8 +159,7 @@ def test_an_old_style_registration_is_completed_with_get_schema(eas_chain):
 @pytest.mark.chain
 def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain(eas_chain):
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               "bytes32 documentHash", sender=node.sender)
+    schema_uid = node.register_schema()
     eas_contracts.multi_attest(node.w3, node.deployment.eas, schema_uid=schema_uid,
                                data=[bytes(32), bytes([1]) * 32], sender=node.sender)
     out = StringIO()

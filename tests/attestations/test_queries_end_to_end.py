@@ -14,8 +14,7 @@ SCHEMA = "bytes32 documentHash,string name"
 
 def test_an_attestation_on_chain_is_read_through_the_api(api, eas_chain):
     node = eas_chain.node
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry, SCHEMA,
-                                               sender=node.sender)
+    schema_uid = node.register_schema(SCHEMA)
     data = encode(parse(SCHEMA), (bytes.fromhex("ab" * 32), "deed.pdf"))
     uid, receipt = eas_contracts.attest(node.w3, node.deployment.eas, schema_uid=schema_uid,
                                         data=data, recipient="0x" + "12" * 20,

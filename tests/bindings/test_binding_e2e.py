@@ -11,7 +11,6 @@ from django.conf import settings
 from django.utils import timezone
 from web3 import HTTPProvider, Web3
 
-from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
 from bindings.models import Workflow
@@ -35,8 +34,7 @@ DOCUMENT = "0x" + "d0c5" * 16
 def bound_chain(eas_chain):
     """The anvil chain with its document schema registered and indexed."""
     node = eas_chain.node
-    eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                  "bytes32 documentHash", sender=node.sender)
+    node.register_schema()
     index(eas_chain)
     return eas_chain
 

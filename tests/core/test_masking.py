@@ -9,24 +9,104 @@ from core.masking import MASK, mask_text, mask_url
 ALCHEMY_KEY = "k3yAbCdEfGhIjKlMnOpQrStUvWxYz012"
 INFURA_ID = "0123456789abcdef0123456789abcdef"
 QUICKNODE_TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
+LOWERCASE_KEY = "abcdefghijklmnopqrstuvwxyzabcdef"  # 32 letters, no digit, no capital
+JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJub2RlLTEiLCJleHAiOjE3MDAwMDAwMDB9"
+       ".c2lnbmF0dXJlLWJ5dGVzLWhlcmU")
 
-
-def test_the_mask_is_three_asterisks():
-    assert MASK == "***"
-
-
-@pytest.mark.parametrize(
-    ("url", "masked"),
-    [
+# URLs and what mask_url shows of them, by what each group is about.
+MASKED_URLS = {
+    "userinfo-as-a-whole": [
         ("https://user:pass@rpc.example.com/rpc", "https://***@rpc.example.com/rpc"),
         ("https://user@rpc.example.com/", "https://***@rpc.example.com/"),
         ("https://:s3cret@rpc.example.com/", "https://***@rpc.example.com/"),
         # An unencoded "@" in the password: everything before the last "@" is userinfo.
         ("https://user:p@ss@rpc.example.com/", "https://***@rpc.example.com/"),
     ],
-)
-def test_userinfo_is_masked_as_a_whole(url, masked):
+    "provider-key-in-the-path": [
+        (f"https://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}",
+         "https://eth-mainnet.g.alchemy.com/v2/***"),
+        (f"https://mainnet.infura.io/v3/{INFURA_ID}", "https://mainnet.infura.io/v3/***"),
+        (f"https://young-wild-sun.quiknode.pro/{QUICKNODE_TOKEN}/",
+         "https://young-wild-sun.quiknode.pro/***/"),
+        (f"https://rpc.ankr.com/eth/{INFURA_ID}{INFURA_ID}", "https://rpc.ankr.com/eth/***"),
+    ],
+    "websocket-like-http": [
+        (f"wss://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}", "wss://eth-mainnet.g.alchemy.com/v2/***"),
+        (f"ws://mainnet.infura.io/ws/v3/{INFURA_ID}", "ws://mainnet.infura.io/ws/v3/***"),
+        ("ws://user:pass@127.0.0.1:8546", "ws://***@127.0.0.1:8546"),
+    ],
+    "ipv6-keeps-brackets-and-port": [
+        ("http://[::1]:8545", "http://[::1]:8545"),
+        ("http://user:pw@[::1]:8545/", "http://***@[::1]:8545/"),
+        ("https://[2001:db8::1]:8545/?apikey=abc", "https://[2001:db8::1]:8545/?apikey=***"),
+    ],
+    # What a log line may carry (issue 17).
+    "lowercase-keys-jwts-every-query-value": [
+        (f"https://eth-mainnet.g.alchemy.com/v2/{LOWERCASE_KEY}", "https://eth-mainnet.g.alchemy.com/v2/***"),
+        (f"https://mainnet.infura.io/v3/{LOWERCASE_KEY}", "https://mainnet.infura.io/v3/***"),
+        ("https://mainnet.infura.io/v3/abcdefabcdefabcdefabcdefabcdefab", "https://mainnet.infura.io/v3/***"),
+        (f"https://rpc.example.com/node/{JWT}/", "https://rpc.example.com/node/***/"),
+        ("https://rpc.example.com/?chain=1&x=lowercase&flag", "https://rpc.example.com/?chain=***&x=***&flag"),
+    ],
+    # Without secrets (slugs and ordinary words included) a URL comes back unchanged.
+    "unchanged": [(url, url) for url in [
+        "http://127.0.0.1:8545",
+        "http://localhost:8545/",
+        "ws://localhost:8546",
+        "https://rpc.ankr.com/eth",
+        "https://eth.llamarpc.com",
+        "https://cloudflare-eth.com/v1/mainnet",
+        "https://rpc.ankr.com/ethereum-mainnet-archive",
+        "https://ethereum-sepolia-rpc.publicnode.com",
+        "https://rpc.example.com:8443/x/y/",
+        "https://example.com/site-packages/pythonjsonlogger/x.py",
+    ]],
+}
+
+# Messages and what mask_text shows of them.
+MASKED_TEXTS = {
+    # urllib3 names the request target without scheme and host.
+    "what-is-left-of-a-url": [
+        ("Max retries exceeded with url: /?apikey=S3cr3t (Caused by X)",
+         "Max retries exceeded with url: /?apikey=*** (Caused by X)"),
+        ("url: /rpc?chain=1&token=S3cr3t&x=2", "url: /rpc?chain=***&token=***&x=***"),
+        (f"url: /v2/{ALCHEMY_KEY}?n=1", "url: /v2/***?n=***"),
+        ("POST https://user:pw@rpc.example.com/?key=S3cr3t failed",
+         "POST https://***@rpc.example.com/?key=*** failed"),
+        ("nothing to hide: a?b&d", "nothing to hide: a?b&d"),
+    ],
+    "key-value-pairs-bearer-tokens-jwts": [
+        (f"connecting with apikey={LOWERCASE_KEY} now", "connecting with apikey=*** now"),
+        (f"api_key={LOWERCASE_KEY}&chain=1", "api_key=***&chain=***"),  # a query pair, too
+        (f'{{"rpc_token": "{LOWERCASE_KEY}", "n": 1}}', '{"rpc_token": "***", "n": 1}'),
+        ("password: hunter2 and more", "password: *** and more"),
+        (f"Authorization: Bearer {LOWERCASE_KEY}", "Authorization: Bearer ***"),
+        (f"a token {JWT} in prose", "a token *** in prose"),
+        (f"url: /v3/{LOWERCASE_KEY}", "url: /v3/***"),
+        ("key=crk_0123456789ab.Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXU",
+         "key=crk_0123456789ab.***"),
+        ("GET /x 200 1.0ms key=crk_0123456789ab", "GET /x 200 1.0ms key=crk_0123456789ab"),
+    ],
+}
+
+
+def cases(table: dict) -> list:
+    return [pytest.param(*case, id=f"{group}-{n}")
+            for group, group_cases in table.items() for n, case in enumerate(group_cases)]
+
+
+@pytest.mark.parametrize(("url", "masked"), cases(MASKED_URLS))
+def test_mask_url_shows_what_the_table_says(url, masked):
     assert mask_url(url) == masked
+
+
+@pytest.mark.parametrize(("text", "masked"), cases(MASKED_TEXTS))
+def test_mask_text_shows_what_the_table_says(text, masked):
+    assert mask_text(text) == masked
+
+
+def test_the_mask_is_three_asterisks():
+    assert MASK == "***"
 
 
 def test_masking_userinfo_keeps_the_host_spelling_and_the_port():
@@ -55,21 +135,6 @@ def test_every_repetition_of_a_secret_parameter_is_masked():
     assert mask_url("https://rpc.example.com/?key=a1&key=b2") == "https://rpc.example.com/?key=***&key=***"
 
 
-@pytest.mark.parametrize(
-    ("url", "masked"),
-    [
-        (f"https://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}",
-         "https://eth-mainnet.g.alchemy.com/v2/***"),
-        (f"https://mainnet.infura.io/v3/{INFURA_ID}", "https://mainnet.infura.io/v3/***"),
-        (f"https://young-wild-sun.quiknode.pro/{QUICKNODE_TOKEN}/",
-         "https://young-wild-sun.quiknode.pro/***/"),
-        (f"https://rpc.ankr.com/eth/{INFURA_ID}{INFURA_ID}", "https://rpc.ankr.com/eth/***"),
-    ],
-)
-def test_a_provider_key_in_the_path_is_masked(url, masked):
-    assert mask_url(url) == masked
-
-
 def test_a_path_key_without_any_digit_is_masked_too():
     # Alchemy keys are 32 characters of [A-Za-z0-9_-]: about one in 250 has no digit.
     assert mask_url("https://eth-mainnet.g.alchemy.com/v2/abcDEFghiJKLmnoPQRstuVWXyzAB_-cd") == (
@@ -88,48 +153,6 @@ def test_every_kind_of_secret_in_one_url_is_masked():
     assert mask_url(url) == "wss://***@eth-mainnet.g.alchemy.com:443/v2/***?token=***&net=***"
 
 
-@pytest.mark.parametrize(
-    ("url", "masked"),
-    [
-        (f"wss://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}", "wss://eth-mainnet.g.alchemy.com/v2/***"),
-        (f"ws://mainnet.infura.io/ws/v3/{INFURA_ID}", "ws://mainnet.infura.io/ws/v3/***"),
-        ("ws://user:pass@127.0.0.1:8546", "ws://***@127.0.0.1:8546"),
-    ],
-)
-def test_websocket_urls_are_masked_like_http_ones(url, masked):
-    assert mask_url(url) == masked
-
-
-@pytest.mark.parametrize(
-    ("url", "masked"),
-    [
-        ("http://[::1]:8545", "http://[::1]:8545"),
-        ("http://user:pw@[::1]:8545/", "http://***@[::1]:8545/"),
-        ("https://[2001:db8::1]:8545/?apikey=abc", "https://[2001:db8::1]:8545/?apikey=***"),
-    ],
-)
-def test_ipv6_hosts_keep_their_brackets_and_port(url, masked):
-    assert mask_url(url) == masked
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://127.0.0.1:8545",
-        "http://localhost:8545/",
-        "ws://localhost:8546",
-        "https://rpc.ankr.com/eth",
-        "https://eth.llamarpc.com",
-        "https://cloudflare-eth.com/v1/mainnet",
-        "https://rpc.ankr.com/ethereum-mainnet-archive",
-        "https://ethereum-sepolia-rpc.publicnode.com",
-        "https://rpc.example.com:8443/x/y/",
-    ],
-)
-def test_a_url_without_secrets_comes_back_unchanged(url):
-    assert mask_url(url) == url
-
-
 def test_the_fragment_is_dropped_since_it_could_hold_anything():
     assert mask_url("https://rpc.example.com/#s3cret") == "https://rpc.example.com/"
 
@@ -137,63 +160,6 @@ def test_the_fragment_is_dropped_since_it_could_hold_anything():
 def test_an_unparseable_url_is_masked_entirely():
     assert mask_url("http://user:pa/ss@rpc.example.com/") == MASK  # "pa" read as a port
     assert mask_url("http://rpc.example.com:99999/") == MASK
-
-
-@pytest.mark.parametrize(
-    ("text", "masked"),
-    [
-        # urllib3 names the request target without scheme and host.
-        ("Max retries exceeded with url: /?apikey=S3cr3t (Caused by X)",
-         "Max retries exceeded with url: /?apikey=*** (Caused by X)"),
-        ("url: /rpc?chain=1&token=S3cr3t&x=2", "url: /rpc?chain=***&token=***&x=***"),
-        (f"url: /v2/{ALCHEMY_KEY}?n=1", "url: /v2/***?n=***"),
-        ("POST https://user:pw@rpc.example.com/?key=S3cr3t failed",
-         "POST https://***@rpc.example.com/?key=*** failed"),
-        ("nothing to hide: a?b&d", "nothing to hide: a?b&d"),
-    ],
-)
-def test_mask_text_masks_what_is_left_of_a_url_in_a_message(text, masked):
-    assert mask_text(text) == masked
-
-
-# --- What a log line may carry (issue 17) ----------------------------------------------------
-
-LOWERCASE_KEY = "abcdefghijklmnopqrstuvwxyzabcdef"  # 32 letters, no digit, no capital
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJub2RlLTEiLCJleHAiOjE3MDAwMDAwMDB9"
-       ".c2lnbmF0dXJlLWJ5dGVzLWhlcmU")
-
-
-@pytest.mark.parametrize(("url", "masked"), [
-    (f"https://eth-mainnet.g.alchemy.com/v2/{LOWERCASE_KEY}", "https://eth-mainnet.g.alchemy.com/v2/***"),
-    (f"https://mainnet.infura.io/v3/{LOWERCASE_KEY}", "https://mainnet.infura.io/v3/***"),
-    ("https://mainnet.infura.io/v3/abcdefabcdefabcdefabcdefabcdefab", "https://mainnet.infura.io/v3/***"),
-    (f"https://rpc.example.com/node/{JWT}/", "https://rpc.example.com/node/***/"),
-    ("https://rpc.example.com/?chain=1&x=lowercase&flag", "https://rpc.example.com/?chain=***&x=***&flag"),
-])
-def test_lowercase_keys_jwts_and_every_query_value_are_masked(url, masked):
-    assert mask_url(url) == masked
-
-
-@pytest.mark.parametrize("url", ["https://rpc.ankr.com/ethereum-mainnet-archive",
-                                 "https://example.com/site-packages/pythonjsonlogger/x.py"])
-def test_slugs_and_ordinary_words_stay(url):
-    assert mask_url(url) == url
-
-
-@pytest.mark.parametrize(("text", "masked"), [
-    (f"connecting with apikey={LOWERCASE_KEY} now", "connecting with apikey=*** now"),
-    (f"api_key={LOWERCASE_KEY}&chain=1", "api_key=***&chain=***"),  # a query pair, too
-    (f'{{"rpc_token": "{LOWERCASE_KEY}", "n": 1}}', '{"rpc_token": "***", "n": 1}'),
-    ("password: hunter2 and more", "password: *** and more"),
-    (f"Authorization: Bearer {LOWERCASE_KEY}", "Authorization: Bearer ***"),
-    (f"a token {JWT} in prose", "a token *** in prose"),
-    (f"url: /v3/{LOWERCASE_KEY}", "url: /v3/***"),
-    ("key=crk_0123456789ab.Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXU",
-     "key=crk_0123456789ab.***"),
-    ("GET /x 200 1.0ms key=crk_0123456789ab", "GET /x 200 1.0ms key=crk_0123456789ab"),
-])
-def test_mask_text_masks_key_value_pairs_bearer_tokens_and_jwts(text, masked):
-    assert mask_text(text) == masked
 
 
 _PIECES = ["https://", "wss://", "?", "&", "=", "/", ":", " ", "key", "Token", "eyJ", "Bearer ",

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from executor_client.__main__ import main
 from executors.models import Executor
@@ -55,8 +54,7 @@ def served(eas_chain, live_server):
     """The anvil chain with its document schema registered and indexed, and the environment
     that points the executor at the live server and the chain."""
     node = eas_chain.node
-    eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                  "bytes32 documentHash", sender=node.sender)
+    node.register_schema()
     assert index_chain(eas_chain.chain).ok
     return bare_environment(SERVICE_URL=live_server.url, EXECUTOR_API_KEY=make_key("executor"),
                             EXECUTOR_PRIVATE_KEY=KEY_A, EXECUTOR_RPC_URL=node.anvil.url)

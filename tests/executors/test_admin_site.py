@@ -6,10 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
 
 from executors.models import Executor, ExecutorStatusChange, SelfPreservation, TrustedAttester
+from tests.admin_site import admin_urls_of
 from tests.conftest import shown_messages
 from tests.factories import ChainFactory, ExecutorFactory, TrustedAttesterFactory
 
@@ -20,8 +20,7 @@ LOWER = CHECKSUMMED.lower()
 BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # one letter's case flipped
 
 
-def admin_url(model: str, view: str, *args) -> str:
-    return reverse(f"admin:executors_{model}_{view}", args=args)
+admin_url = admin_urls_of("executors")
 
 
 def listed(response) -> set:
@@ -33,41 +32,7 @@ def hold(chain) -> SelfPreservation:
     return SelfPreservation.objects.create(chain=chain, would_go_offline=4, executors=5)
 
 
-# --- Every model is reachable -------------------------------------------------------------
-
-INSTANCES = {
-    "executor": lambda: ExecutorFactory(),
-    "trustedattester": lambda: TrustedAttesterFactory(),
-    "selfpreservation": lambda: hold(ChainFactory()),
-}
-
-
-def test_the_admin_index_lists_every_executors_model(site):
-    response = site.get(reverse("admin:app_list", args=["executors"]))
-
-    assert response.status_code == 200
-    for model in INSTANCES:
-        assert admin_url(model, "changelist") in response.content.decode()
-
-
-@pytest.mark.parametrize("model", INSTANCES)
-def test_the_changelist_loads_with_a_record_in_it(site, model):
-    INSTANCES[model]()
-
-    response = site.get(admin_url(model, "changelist"))
-
-    assert response.status_code == 200
-    assert response.context["cl"].result_count == 1
-
-
-@pytest.mark.parametrize("model", INSTANCES)
-def test_the_change_page_loads(site, model):
-    record = INSTANCES[model]()
-
-    response = site.get(admin_url(model, "change", record.pk))
-
-    assert response.status_code == 200
-    assert response.context["original"].pk == record.pk
+# --- What the service creates itself ----------------------------------------------------
 
 
 @pytest.mark.parametrize("model", ["executor", "selfpreservation"])

@@ -68,28 +68,22 @@ def history(executor) -> list[tuple[str, str, str]]:
 # Leases and grace ------------------------------------------------------------------------
 
 
-def test_a_healthy_executor_goes_stale_only_once_its_lease_has_run_out(path):
-    chain = ChainFactory()
-    executor = lapsed(chain, -1)  # one second left
+@pytest.mark.parametrize(("status", "seconds_ago", "then", "moved"), [
+    (ExecutorStatus.HEALTHY, -1, ExecutorStatus.STALE, (1, 0)),  # one second of lease left
+    (ExecutorStatus.STALE, GRACE - 1, ExecutorStatus.OFFLINE, (0, 1)),  # of lease and grace
+], ids=["healthy-goes-stale-once-its-lease-has-run-out",
+        "stale-goes-offline-only-after-the-lease-and-the-grace"])
+def test_an_executor_moves_on_only_once_its_time_has_run_out(path, status, seconds_ago, then,
+                                                               moved):
+    executor = lapsed(ChainFactory(), seconds_ago, status=status)
 
-    assert sweep.executor_leases_expire(NOW).stale == 0
-    assert status_of(executor) == ExecutorStatus.HEALTHY
-
-    report = sweep.executor_leases_expire(NOW + timedelta(seconds=1))
-    assert (report.stale, report.offline) == (1, 0)
-    assert status_of(executor) == ExecutorStatus.STALE
-
-
-def test_a_stale_executor_goes_offline_only_after_the_lease_and_the_grace(path):
-    chain = ChainFactory()
-    executor = lapsed(chain, GRACE - 1, status=ExecutorStatus.STALE)
-
-    assert sweep.executor_leases_expire(NOW).offline == 0
-    assert status_of(executor) == ExecutorStatus.STALE
+    report = sweep.executor_leases_expire(NOW)
+    assert (report.stale, report.offline) == (0, 0)
+    assert status_of(executor) == status
 
     report = sweep.executor_leases_expire(NOW + timedelta(seconds=1))
-    assert (report.stale, report.offline) == (0, 1)
-    assert status_of(executor) == ExecutorStatus.OFFLINE
+    assert (report.stale, report.offline) == moved
+    assert status_of(executor) == then
 
 
 def test_a_healthy_executor_lapsed_past_the_grace_goes_stale_then_offline_in_one_sweep(path):

@@ -3,20 +3,17 @@
 import json
 
 import pytest
-from django.test import Client
-from django.urls import reverse
 from rest_framework.test import APIClient
 
 from registry.models import ApiKey, Chain, ContractVersion, ProviderHealth, RpcEndpoint
 from registry.models.api_keys import KEY_PATTERN, key_digest
+from tests.admin_site import admin_urls_of
 from tests.conftest import make_key, shown_messages
 from tests.factories import (
     ERC20_ABI,
-    CategoryFactory,
     ChainFactory,
     ContractNameFactory,
     ContractVersionFactory,
-    DeploymentFactory,
     ProviderHealthFactory,
     RpcEndpointFactory,
 )
@@ -28,8 +25,7 @@ ALCHEMY_URL = f"https://eth-mainnet.g.alchemy.com/v2/{ALCHEMY_KEY}"
 MASKED_ALCHEMY_URL = "https://eth-mainnet.g.alchemy.com/v2/***"
 
 
-def admin_url(model: str, view: str, *args) -> str:
-    return reverse(f"admin:registry_{model}_{view}", args=args)
+admin_url = admin_urls_of("registry")
 
 
 def bearer(raw_key: str) -> APIClient:
@@ -53,61 +49,16 @@ def rpc_form(endpoint, **changes) -> dict:
     return data
 
 
-# --- Every model is reachable -------------------------------------------------------------
-
-INSTANCES = {
-    "chain": lambda: ChainFactory(),
-    "category": lambda: CategoryFactory(),
-    "contractname": lambda: ContractNameFactory(),
-    "contractversion": lambda: ContractVersionFactory(),
-    "deployment": lambda: DeploymentFactory(),
-    "rpcendpoint": lambda: RpcEndpointFactory(),
-    "providerhealth": lambda: ProviderHealthFactory(),
-    "apikey": lambda: ApiKey.issue(name="ops", scope="api")[0],
-}
+# --- Every model has an add page ----------------------------------------------------------
 
 
-def test_the_admin_index_lists_every_registry_model(site):
-    response = site.get(reverse("admin:app_list", args=["registry"]))
-
-    assert response.status_code == 200
-    for model in INSTANCES:
-        assert admin_url(model, "changelist") in response.content.decode()
-
-
-@pytest.mark.parametrize("model", INSTANCES)
-def test_the_changelist_loads_with_a_record_in_it(site, model):
-    INSTANCES[model]()
-
-    response = site.get(admin_url(model, "changelist"))
-
-    assert response.status_code == 200
-    assert response.context["cl"].result_count == 1
-
-
-@pytest.mark.parametrize("model", INSTANCES)
+@pytest.mark.parametrize("model", ["chain", "category", "contractname", "contractversion",
+                                   "deployment", "rpcendpoint", "providerhealth", "apikey"])
 def test_the_add_page_loads(site, model):
     response = site.get(admin_url(model, "add"))
 
     assert response.status_code == 200
     assert "adminform" in response.context
-
-
-@pytest.mark.parametrize("model", INSTANCES)
-def test_the_change_page_loads(site, model):
-    record = INSTANCES[model]()
-
-    response = site.get(admin_url(model, "change", record.pk))
-
-    assert response.status_code == 200
-    assert response.context["original"].pk == record.pk
-
-
-def test_the_admin_needs_a_staff_login():
-    response = Client().get(admin_url("chain", "changelist"))
-
-    assert response.status_code == 302
-    assert reverse("admin:login") in response["Location"]
 
 
 # --- Chains -------------------------------------------------------------------------------

@@ -28,6 +28,15 @@ def attrs(body: dict) -> set[str]:
     return {error["attr"] for error in body["errors"]}
 
 
+def refused_creation(admin, url: str, payload: dict, model) -> set[str]:
+    """POST `payload` (a field given as ... is left out): a 400 that stores nothing. The
+    attributes it names."""
+    payload = {k: v for k, v in payload.items() if v is not ...}
+    body = assert_problem(admin.post(url, payload, format="json"), 400, "validation_error")
+    assert model.objects.count() == 0
+    return attrs(body)
+
+
 # --- categories ---------------------------------------------------------------------------
 
 
@@ -67,23 +76,8 @@ def test_a_category_description_is_optional(admin):
 ])
 def test_creating_a_category_with_an_invalid_field_is_a_400_naming_it(admin, overrides, attr):
     payload = {"slug": "tokens", "name": "Tokens", **overrides}
-    payload = {k: v for k, v in payload.items() if v is not ...}
 
-    response = admin.post(CATEGORIES, payload, format="json")
-
-    body = assert_problem(response, 400, "validation_error")
-    assert attr in attrs(body)
-    assert Category.objects.count() == 0
-
-
-def test_a_duplicate_category_slug_is_a_409(admin):
-    CategoryFactory(slug="tokens", name="Tokens")
-
-    response = admin.post(CATEGORIES, {"slug": "tokens", "name": "Other"}, format="json")
-
-    body = assert_problem(response, 409, "duplicate")
-    assert attrs(body) == {"slug"}
-    assert list(Category.objects.values_list("name", flat=True)) == ["Tokens"]
+    assert attr in refused_creation(admin, CATEGORIES, payload, Category)
 
 
 def test_retrieving_a_category_by_its_slug(admin):
@@ -164,29 +158,72 @@ def test_patching_a_category_with_an_invalid_field_changes_nothing(admin):
     assert Category.objects.get().name == "Tokens"
 
 
-def test_deleting_an_unused_category(admin):
-    CategoryFactory(slug="tokens")
+# --- Categories and contract names alike: duplicates, deletions ---------------------------
 
-    response = admin.delete(f"{CATEGORIES}/tokens")
+# A record, a second one under the same key, and what stays stored.
+DUPLICATES = {
+    "category-slug": (CATEGORIES, lambda: CategoryFactory(slug="tokens", name="Tokens"),
+                      {"slug": "tokens", "name": "Other"}, "slug", "name", "Tokens"),
+    "contract-name": (NAMES, lambda: ContractNameFactory(name="eas", display_name="EAS"),
+                      {"name": "eas", "displayName": "Other"}, "name", "display_name", "EAS"),
+}
+
+UNUSED = {
+    "category": (f"{CATEGORIES}/tokens", lambda: CategoryFactory(slug="tokens")),
+    "contract-name": (f"{NAMES}/eas", lambda: ContractNameFactory(name="eas")),
+}
+
+# The record's URL and lookup, what uses it (and through which field), what the refusal names.
+IN_USE = {
+    "category": (f"{CATEGORIES}/tokens", {"slug": "tokens"},
+                 lambda: ContractNameFactory(category=CategoryFactory(slug="tokens")),
+                 "category", "contract names"),
+    "contract-name": (f"{NAMES}/eas", {"name": "eas"},
+                      lambda: ContractVersionFactory(contract_name=ContractNameFactory(name="eas")),
+                      "contract_name", "contract versions"),
+}
+
+
+@pytest.mark.parametrize("kind", DUPLICATES)
+def test_a_duplicate_category_slug_or_contract_name_is_a_409(admin, kind):
+    url, make, payload, attr, field, stored = DUPLICATES[kind]
+    model = type(make())
+
+    response = admin.post(url, payload, format="json")
+
+    body = assert_problem(response, 409, "duplicate")
+    assert attrs(body) == {attr}
+    assert list(model.objects.values_list(field, flat=True)) == [stored]
+
+
+@pytest.mark.parametrize("kind", UNUSED)
+def test_deleting_an_unused_category_or_contract_name(admin, kind):
+    url, make = UNUSED[kind]
+    model = type(make())
+
+    response = admin.delete(url)
 
     assert response.status_code == 204
-    assert not Category.objects.exists()
+    assert not model.objects.exists()
 
 
-def test_deleting_a_category_used_by_a_contract_name_is_a_conflict(admin):
-    contract = ContractNameFactory(category=CategoryFactory(slug="tokens"))
+@pytest.mark.parametrize("kind", IN_USE)
+def test_deleting_a_category_or_contract_name_in_use_is_a_conflict(admin, kind):
+    url, lookup, make_user, field, users = IN_USE[kind]
+    user = make_user()
+    used = getattr(user, field)
 
-    response = admin.delete(f"{CATEGORIES}/tokens")
+    response = admin.delete(url)
 
     body = assert_problem(response, 409, "conflict")
-    assert "contract names" in body["detail"]
-    assert Category.objects.filter(slug="tokens").exists()
-    contract.refresh_from_db()
-    assert contract.category.slug == "tokens"
+    assert users in body["detail"]
+    assert type(used).objects.filter(pk=used.pk, **lookup).exists()
+    assert type(user).objects.filter(pk=user.pk, **{field: used}).exists()
 
 
-def test_deleting_an_unknown_category_is_a_404(admin):
-    assert_problem(admin.delete(f"{CATEGORIES}/nope"), 404, "not_found")
+@pytest.mark.parametrize("collection", [CATEGORIES, NAMES])
+def test_deleting_an_unknown_category_or_contract_name_is_a_404(admin, collection):
+    assert_problem(admin.delete(f"{collection}/nope"), 404, "not_found")
 
 
 # --- contract names -----------------------------------------------------------------------
@@ -232,23 +269,8 @@ def test_a_contract_name_needs_no_category(admin):
 def test_creating_a_contract_name_with_an_invalid_field_is_a_400_naming_it(admin, overrides, attr):
     CategoryFactory(slug="tokens")
     payload = {"name": "erc20", "displayName": "ERC-20", "category": "tokens", **overrides}
-    payload = {k: v for k, v in payload.items() if v is not ...}
 
-    response = admin.post(NAMES, payload, format="json")
-
-    body = assert_problem(response, 400, "validation_error")
-    assert attr in attrs(body)
-    assert ContractName.objects.count() == 0
-
-
-def test_a_duplicate_contract_name_is_a_409(admin):
-    ContractNameFactory(name="eas", display_name="EAS")
-
-    response = admin.post(NAMES, {"name": "eas", "displayName": "Other"}, format="json")
-
-    body = assert_problem(response, 409, "duplicate")
-    assert attrs(body) == {"name"}
-    assert ContractName.objects.get().display_name == "EAS"
+    assert attr in refused_creation(admin, NAMES, payload, ContractName)
 
 
 def test_retrieving_a_contract_name(admin):
@@ -332,30 +354,6 @@ def test_patching_a_contract_name_to_an_unknown_category_changes_nothing(admin):
     assert attrs(body) == {"category"}
     contract.refresh_from_db()
     assert contract.display_name == "EAS"
-
-
-def test_deleting_a_contract_name_without_versions(admin):
-    ContractNameFactory(name="eas")
-
-    response = admin.delete(f"{NAMES}/eas")
-
-    assert response.status_code == 204
-    assert not ContractName.objects.exists()
-
-
-def test_deleting_a_contract_name_with_versions_is_a_conflict(admin):
-    version = ContractVersionFactory(contract_name=ContractNameFactory(name="eas"))
-
-    response = admin.delete(f"{NAMES}/eas")
-
-    body = assert_problem(response, 409, "conflict")
-    assert "contract versions" in body["detail"]
-    assert ContractName.objects.filter(name="eas").exists()
-    assert ContractVersion.objects.filter(pk=version.pk).exists()
-
-
-def test_deleting_an_unknown_contract_name_is_a_404(admin):
-    assert_problem(admin.delete(f"{NAMES}/nope"), 404, "not_found")
 
 
 # --- contract versions --------------------------------------------------------------------
@@ -460,27 +458,16 @@ def test_semantic_versions_are_accepted(admin, version):
     assert ContractVersion.objects.get().version == version
 
 
-INVALID_VERSIONS = [
-    ({"contractName": ...}, "contractName"),
-    ({"contractName": "unknown"}, "contractName"),
-    ({"contractName": 1}, "contractName"),
-    ({"contractName": None}, "contractName"),
-    ({"version": ...}, "version"),
-    ({"version": ""}, "version"),
-    ({"version": "1"}, "version"),
-    ({"version": "1.0"}, "version"),
-    ({"version": "v1.0.0"}, "version"),
-    ({"version": "1.0.0.0"}, "version"),
-    ({"version": "01.0.0"}, "version"),
-    ({"version": 1}, "version"),
-    ({"compilerVersion": 8}, "compilerVersion"),
-    ({"abi": ...}, "abi"),
-    ({"abi": None}, "abi"),
-    ({"abi": {"type": "function", "name": "f"}}, "abi"),
-    ({"abi": "[]"}, "abi"),
-    ({"abi": 42}, "abi"),
-    ({"deployments": []}, "deployments"),
-]
+# The values each field refuses (... leaves it out): the 400 names the field.
+REFUSED_VERSION_VALUES = {
+    "contractName": [..., "unknown", 1, None],
+    "version": [..., "", "1", "1.0", "v1.0.0", "1.0.0.0", "01.0.0", 1],
+    "compilerVersion": [8],
+    "abi": [..., None, {"type": "function", "name": "f"}, "[]", 42],
+    "deployments": [[]],
+}
+INVALID_VERSIONS = [({field: value}, field)
+                    for field, values in REFUSED_VERSION_VALUES.items() for value in values]
 
 
 @pytest.mark.parametrize(("overrides", "attr"), INVALID_VERSIONS)

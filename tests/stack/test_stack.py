@@ -14,12 +14,11 @@ import psycopg
 import pytest
 import redis
 import requests
-from web3 import HTTPProvider, Web3
 
 from attestations import eas
 from core.eas_abi import eas_abi, schema_registry_abi
 from tests.anvil import ROOT, Anvil
-from tests.conftest import missing, require_anvil
+from tests.conftest import deploy_eas_on, missing, require_anvil
 from tests.stack.compose import BIN, Stack, database_url
 
 # anvil's development accounts: 0 deploys and attests directly (a trusted attester), 1 is
@@ -68,9 +67,8 @@ def chain():
     require_anvil()
     node = Anvil(chain_id=CHAIN_ID).start()
     try:
-        w3 = Web3(HTTPProvider(node.url))
-        sender = w3.eth.accounts[0].lower()
-        deployed = eas.deploy_eas(w3, sender=sender)
+        eas_node = deploy_eas_on(node)
+        w3, sender, deployed = eas_node.w3, eas_node.sender, eas_node.deployment
         schema = eas.register_schema(w3, deployed.schema_registry, "bytes32 documentHash",
                                      sender=sender)
         node.rpc("evm_setIntervalMining", [1])

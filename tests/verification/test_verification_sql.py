@@ -8,21 +8,14 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.factories import (
-    AttestationFactory,
-    ChainFactory,
-    ExecutorFactory,
-    IndexCursorFactory,
-    SchemaFactory,
-    TrustedAttesterFactory,
-)
+from tests.factories import ExecutorFactory, TrustedAttesterFactory
+from tests.verification.conftest import attest_by_the_executor, indexed_chain
 from verification.services import verification_query
 from verification.sql import VERIFICATION_SQL, earliest_valid
 
 pytestmark = pytest.mark.django_db
 
 NOW = timezone.now().replace(microsecond=0)
-EXECUTOR = "0x" + "e1" * 20
 REVOKED = "0x" + "e2" * 20  # an executor whose trust an administrator revoked
 REVOKED_BUT_LISTED = "0x" + "e3" * 20  # the same, also listed as a trusted attester
 DEREGISTERED = "0x" + "e4" * 20  # out of service, still trusted
@@ -61,15 +54,11 @@ EXPECTED = {
 
 @pytest.fixture
 def dataset():
-    main = ChainFactory(chain_id=31337, short_name="anvil", confirmations=12)
-    other = ChainFactory(chain_id=10, short_name="optimism", confirmations=12)
-    unindexed = ChainFactory(chain_id=777, short_name="unindexed", confirmations=0)
-    eager = ChainFactory(chain_id=778, short_name="eager", confirmations=0)
-    inactive = ChainFactory(chain_id=5, short_name="goerli", status="inactive", confirmations=0)
-    for chain in (main, other, eager, inactive):
-        IndexCursorFactory(deployment__chain=chain, head_block=1000)
-    for chain in (main, other, unindexed, eager, inactive):
-        ExecutorFactory(chain=chain, address=EXECUTOR)
+    main = indexed_chain(chain_id=31337, short_name="anvil", confirmations=12)
+    other = indexed_chain(chain_id=10, short_name="optimism", confirmations=12)
+    unindexed = indexed_chain(None, chain_id=777, short_name="unindexed", confirmations=0)
+    eager = indexed_chain(chain_id=778, short_name="eager", confirmations=0)
+    inactive = indexed_chain(chain_id=5, short_name="goerli", status="inactive", confirmations=0)
     ExecutorFactory(chain=main, address=REVOKED, trust_revoked_at=NOW - timedelta(days=1))
     ExecutorFactory(chain=main, address=REVOKED_BUT_LISTED, trust_revoked_at=NOW)
     TrustedAttesterFactory(chain=main, address=REVOKED_BUT_LISTED)
@@ -78,10 +67,8 @@ def dataset():
     ExecutorFactory(chain=other, address=ELSEWHERE)
 
     def attest(name, chain=main, **fields):
-        schema = SchemaFactory(deployment__chain=chain)
-        fields = {"attester": EXECUTOR, "block_number": 900, "time": NOW - timedelta(days=1),
-                  **fields}
-        return AttestationFactory(schema=schema, document_hash=document(name), **fields)
+        fields = {"time": NOW - timedelta(days=1), **fields}
+        return attest_by_the_executor(chain, document_hash=document(name), **fields)
 
     attest("valid")
     attest("revoked", revocation_time=NOW - timedelta(hours=1))

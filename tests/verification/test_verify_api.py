@@ -16,20 +16,13 @@ from attestations.models import IndexCursor
 from executors.models import ExecutorStatus
 from registry.models import Chain
 from tests.conftest import assert_problem, make_key
-from tests.factories import (
-    AttestationFactory,
-    ChainFactory,
-    ExecutorFactory,
-    IndexCursorFactory,
-    SchemaFactory,
-    TrustedAttesterFactory,
-)
+from tests.factories import ExecutorFactory, IndexCursorFactory, TrustedAttesterFactory
+from tests.verification.conftest import EXECUTOR, attest_by_the_executor, indexed_chain
 from verification.services import verify_document
 
 pytestmark = pytest.mark.django_db
 
 URL = "/v1/verify"
-EXECUTOR = "0x" + "e1" * 20
 OTHER = "0x" + "0b" * 20
 HASH = "0x" + "d0" * 32
 NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
@@ -44,17 +37,12 @@ def iso(moment) -> str:
 @pytest.fixture
 def chain():
     """An active chain needing 12 confirmations, indexed up to block 1000, with an executor."""
-    chain = ChainFactory(chain_id=31337, short_name="anvil", confirmations=12)
-    IndexCursorFactory(deployment__chain=chain, head_block=1000)
-    ExecutorFactory(chain=chain, address=EXECUTOR)
-    return chain
+    return indexed_chain(chain_id=31337, short_name="anvil", confirmations=12)
 
 
 def attest(chain, **fields):
     """An indexed attestation of HASH by the executor on `chain`, final by default."""
-    schema = SchemaFactory(deployment__chain=chain)
-    fields = {"attester": EXECUTOR, "document_hash": HASH, "block_number": 900, **fields}
-    return AttestationFactory(schema=schema, **fields)
+    return attest_by_the_executor(chain, **{"document_hash": HASH, **fields})
 
 
 def verify(api, **body):
@@ -279,10 +267,7 @@ def test_another_hash_or_an_attestation_without_one_does_not_match(api, chain):
 
 @pytest.fixture
 def second_chain():
-    chain = ChainFactory(chain_id=31338, short_name="anvil-2", confirmations=1)
-    IndexCursorFactory(deployment__chain=chain, head_block=50)
-    ExecutorFactory(chain=chain, address=EXECUTOR)
-    return chain
+    return indexed_chain(50, chain_id=31338, short_name="anvil-2", confirmations=1)
 
 
 def test_the_earliest_valid_attestation_answers_and_chain_id_narrows(api, chain, second_chain):

@@ -7,14 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
-from web3 import HTTPProvider, Web3
 
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.schema import encode, parse
 from executors.sweep import executor_leases_expire
 from registry.models import Chain
-from tests.conftest import EasNode, assert_problem
+from tests.conftest import EasNode, assert_problem, deploy_eas_on
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
 from verification.services import verify_document
 
@@ -76,8 +75,7 @@ class Site:
 def make_site(node: EasNode, chain: Chain, executor_client) -> Site:
     """Register the document schema and the node's first account as an executor of `chain`
     (through the API, as an executor would)."""
-    schema_uid = eas_contracts.register_schema(node.w3, node.deployment.schema_registry,
-                                               DOCUMENT_SCHEMA, sender=node.sender)
+    schema_uid = node.register_schema(DOCUMENT_SCHEMA)
     registered = executor_client.post(f"/v1/chain-registry/{chain.chain_id}/register",
                                       {"address": node.sender, "name": "executor-1"},
                                       format="json")
@@ -104,17 +102,15 @@ def site(eas_chain, executor_client) -> Site:
 def second_site(anvil_factory, executor_client) -> Site:
     """Chain 31338 on a node of its own, with the EAS contracts, its RPC endpoint, its
     deployments and the same executor address."""
-    node = anvil_factory(chain_id=31338)
-    w3 = Web3(HTTPProvider(node.url))
-    sender = w3.eth.accounts[0].lower()
-    deployment = eas_contracts.deploy_eas(w3, sender=sender)
+    node = deploy_eas_on(anvil_factory(chain_id=31338))
+    deployment = node.deployment
     chain = ChainFactory(chain_id=31338, name="Anvil 2", short_name="anvil-2", confirmations=2)
-    RpcEndpointFactory(chain=chain, url=node.url)
+    RpcEndpointFactory(chain=chain, url=node.anvil.url)
     DeploymentFactory(chain=chain, kind="schema_registry", address=deployment.schema_registry,
                       start_block=deployment.schema_registry_block)
     DeploymentFactory(chain=chain, kind="eas", address=deployment.eas,
                       start_block=deployment.eas_block)
-    return make_site(EasNode(node, w3, deployment, sender), chain, executor_client)
+    return make_site(node, chain, executor_client)
 
 
 def verify(api, **body):

@@ -1,0 +1,113 @@
+"""Every model of the project's apps in the Django admin is reachable: listed on its app's
+index, its changelist loads with a record in it and its change page loads. What each app's
+admin does beyond that is tested beside the app (tests/<app>/test_admin_site.py)."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib import admin
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from bindings.models import Workflow
+from executors.models import SelfPreservation
+from registry.models import ApiKey
+from tests.admin_site import admin_url
+from tests.factories import (
+    AttestationFactory,
+    CategoryFactory,
+    ChainFactory,
+    ContractNameFactory,
+    ContractVersionFactory,
+    DeploymentFactory,
+    ExecutorFactory,
+    IndexCursorFactory,
+    ProviderHealthFactory,
+    RpcEndpointFactory,
+    SchemaFactory,
+    TrustedAttesterFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def hold() -> SelfPreservation:
+    return SelfPreservation.objects.create(chain=ChainFactory(), would_go_offline=4, executors=5)
+
+
+def workflow() -> Workflow:
+    return Workflow.objects.create(chain=ChainFactory(), document_hash="0x" + "11" * 32,
+                                   schema_uid="0x" + "22" * 32, created_by="crk_000000000000",
+                                   deadline=timezone.now() + timedelta(hours=1))
+
+
+def api_key() -> ApiKey:
+    return ApiKey.issue(name="ops", scope="api")[0]
+
+
+# A way to make one record of each model in the admin.
+MAKERS = [
+    ChainFactory, CategoryFactory, ContractNameFactory, ContractVersionFactory, DeploymentFactory,
+    RpcEndpointFactory, ProviderHealthFactory, api_key,
+    ExecutorFactory, TrustedAttesterFactory, hold,
+    SchemaFactory, AttestationFactory, IndexCursorFactory,
+    workflow,
+]
+PROJECT_APPS = ["config", "registry", "executors", "attestations", "verification", "ops",
+                "bindings"]
+
+
+def name(make) -> str:
+    return make.__name__
+
+
+def registered(app: str) -> set[str]:
+    """The models of `app` in the admin."""
+    return {model._meta.model_name for model in admin.site._registry
+            if model._meta.app_label == app}
+
+
+def test_every_model_the_project_registers_in_the_admin_has_a_maker_here():
+    made = {(record._meta.app_label, record._meta.model_name)
+            for record in [make() for make in MAKERS]}
+
+    assert made == {(app, model) for app in PROJECT_APPS for model in registered(app)}
+
+
+@pytest.mark.parametrize("app", ["registry", "executors", "attestations", "bindings"])
+def test_the_admin_index_of_an_app_lists_every_model_of_it(site, app):
+    response = site.get(reverse("admin:app_list", args=[app]))
+
+    assert response.status_code == 200
+    assert registered(app)
+    for model in registered(app):
+        assert admin_url(app, model, "changelist") in response.content.decode()
+
+
+@pytest.mark.parametrize("make", MAKERS, ids=name)
+def test_the_changelist_loads_with_a_record_in_it(site, make):
+    meta = make()._meta
+
+    response = site.get(admin_url(meta.app_label, meta.model_name, "changelist"))
+
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 1
+
+
+@pytest.mark.parametrize("make", MAKERS, ids=name)
+def test_the_change_page_loads(site, make):
+    record = make()
+
+    response = site.get(admin_url(record._meta.app_label, record._meta.model_name, "change",
+                                  record.pk))
+
+    assert response.status_code == 200
+    assert response.context["original"].pk == record.pk
+
+
+def test_the_admin_needs_a_staff_login():
+    response = Client().get(admin_url("registry", "chain", "changelist"))
+
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]

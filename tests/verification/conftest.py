@@ -1,0 +1,27 @@
+"""What the verification tests share: an indexed chain with an executor, and attestations by it."""
+
+from tests.factories import (
+    AttestationFactory,
+    ChainFactory,
+    ExecutorFactory,
+    IndexCursorFactory,
+    SchemaFactory,
+)
+
+EXECUTOR = "0x" + "e1" * 20
+
+
+def indexed_chain(head_block: int | None = 1000, **fields):
+    """A chain indexed up to `head_block` (None: not indexed) with the executor EXECUTOR."""
+    chain = ChainFactory(**fields)
+    if head_block is not None:
+        IndexCursorFactory(deployment__chain=chain, head_block=head_block)
+    ExecutorFactory(chain=chain, address=EXECUTOR)
+    return chain
+
+
+def attest_by_the_executor(chain, **fields):
+    """An indexed attestation by EXECUTOR on `chain`, in block 900, under a schema of its own."""
+    schema = SchemaFactory(deployment__chain=chain)
+    fields = {"attester": EXECUTOR, "block_number": 900, **fields}
+    return AttestationFactory(schema=schema, **fields)
