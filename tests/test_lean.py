@@ -1,0 +1,197 @@
+"""The lean reading of hot request bodies (core/lean.py) gives what the serializer
+gives, and leaves everything else to the serializer."""
+
+from datetime import UTC, datetime, timedelta, timezone
+from types import SimpleNamespace
+
+import pytest
+from djangorestframework_camel_case.render import CamelCaseJSONRenderer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rest_framework import serializers as rest_serializers
+from rest_framework.exceptions import ValidationError
+
+from core.lean import _answer_fields, _plan, _read, answer, read_body, read_request, write_answer
+from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
+from executors.models import Heartbeat
+from verification.api.serializers import VerifyRequestSerializer, VerifyResponseSerializer
+from verification.services import NOT_VERIFIED, Verification
+
+HASH = "0x" + "ab" * 32
+UUID = "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b"
+
+HEARTBEAT_WELL_FORMED = [
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok"},
+    {"executor_id": "0B8F4A1E2C7D4E5F8A9B1C2D3E4F5A6B", "status": "busy", "pending_jobs": 0},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "draining",
+     "pending_jobs": 1_000_000, "head_block": 2**63 - 1},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": None,
+     "head_block": None},
+]
+HEARTBEAT_ILL_FORMED = [
+    {}, [], "ok", None, 5,
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b"},
+    {"status": "ok"},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": []},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": {"ok": 1}},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "healthy"},
+    {"executor_id": ["0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b"], "status": "ok"},
+    {"executor_id": 5, "status": "ok"},
+    {"executor_id": "0b8f4a1e", "status": "ok"},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": True},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": 1.0},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": -1},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": 2**63},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": "1"},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "uptime": 1},
+]
+
+
+VERIFY_WELL_FORMED = [
+    {"document_hash": HASH},
+    {"document_hash": HASH.upper().replace("0X", "0x"), "chain_id": 1, "live": True},
+    {"document_hash": HASH, "chain_id": None, "live": False},
+    {"document_hash": HASH, "chain_id": 9_223_372_036_854_775_771},
+]
+VERIFY_ILL_FORMED = [
+    {}, [], None, HASH,
+    {"document_hash": HASH[:-1]},
+    {"document_hash": " " + HASH},
+    {"document_hash": "0X" + "ab" * 32},
+    {"document_hash": HASH, "chain_id": 0},
+    {"document_hash": HASH, "chain_id": "1"},
+    {"document_hash": HASH, "chain_id": True},
+    {"document_hash": HASH, "chain_id": 9_223_372_036_854_775_772},
+    {"document_hash": HASH, "live": 1},
+    {"document_hash": HASH, "live": None},
+    {"document_hash": HASH, "extra": 1},
+    {"document_hash": None},
+]
+CASES = [(HeartbeatSerializer, HEARTBEAT_WELL_FORMED, HEARTBEAT_ILL_FORMED),
+         (VerifyRequestSerializer, VERIFY_WELL_FORMED, VERIFY_ILL_FORMED)]
+
+
+def test_both_hot_serializers_have_a_plan():
+    assert _plan(HeartbeatSerializer) is not None
+    assert _plan(VerifyRequestSerializer) is not None
+
+
+@pytest.mark.parametrize(("serializer_class", "body"),
+                         [(cls, body) for cls, good, _ in CASES for body in good])
+def test_the_lean_reading_of_a_well_formed_body_is_the_serializers(serializer_class, body):
+    serializer = serializer_class(data=body)
+    assert serializer.is_valid(), serializer.errors
+
+    assert _read(_plan(serializer_class), body) == dict(serializer.validated_data)
+    assert read_body(serializer_class, body) == dict(serializer.validated_data)
+
+
+@pytest.mark.parametrize(("serializer_class", "body"),
+                         [(cls, body) for cls, _, bad in CASES for body in bad])
+def test_the_serializer_answers_for_every_body_the_lean_reading_does_not_accept(
+        serializer_class, body):
+    assert _read(_plan(serializer_class), body) is None
+    with pytest.raises(ValidationError):
+        read_body(serializer_class, body)
+
+
+JSON_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-2**64, max_value=2**64),
+    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(
+        [HASH, HASH.upper(), HASH[:-1], UUID, UUID.upper(), UUID.replace("-", ""), "ok", "busy",
+         "draining", "healthy", "", " ok"]),
+    st.text(max_size=8), st.lists(st.integers(), max_size=2),
+)
+
+
+@pytest.mark.parametrize("serializer_class", [HeartbeatSerializer, VerifyRequestSerializer])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_on_any_body_the_lean_reading_agrees_with_the_serializer(serializer_class, data):
+    names = [*serializer_class().fields, "other"]
+    body = data.draw(st.dictionaries(st.sampled_from(names), JSON_VALUES, max_size=5))
+    serializer = serializer_class(data=body)
+    lean = _read(_plan(serializer_class), body)
+    if lean is not None:
+        assert serializer.is_valid(), serializer.errors
+        assert lean == dict(serializer.validated_data)
+    elif serializer.is_valid():
+        # Declining is always safe (the serializer answers); the plan declines only what
+        # it does not know, which a well-formed body of these serializers never is.
+        pytest.fail(f"the lean reading declined a valid body: {body!r}")
+
+
+# Answers ------------------------------------------------------------------------------------
+
+
+
+ANSWERS = [
+    (VerifyResponseSerializer, NOT_VERIFIED),
+    (VerifyResponseSerializer, Verification(
+        True, attestation_id=HASH, timestamp=datetime(2026, 11, 24, 12, 0, 1, 250_000, UTC),
+        chain_id=31337, attester="0x" + "Ab" * 20, schema_id="0x" + "cd" * 32,
+        tx_hash="0x" + "ef" * 32, block_number=2**63 - 1, confirmations=0)),
+    (VerifyResponseSerializer, Verification(  # a time in another zone is written in UTC
+        True, attestation_id=HASH, timestamp=datetime(2026, 1, 1, tzinfo=timezone(
+            timedelta(hours=-14))), chain_id=1, attester="0x" + "00" * 20,
+        schema_id=HASH, tx_hash=HASH, block_number=0, confirmations=12)),
+    (HeartbeatResponseSerializer, Heartbeat("healthy", datetime(2026, 11, 24, tzinfo=UTC))),
+    (HeartbeatResponseSerializer, Heartbeat("draining", datetime(2026, 11, 24, 1, 2, 3, 4, UTC))),
+]
+
+
+@pytest.mark.parametrize(("serializer_class", "instance"), ANSWERS)
+def test_an_answer_is_written_as_its_serializer_writes_it(serializer_class, instance):
+    assert _answer_fields(serializer_class) is not None  # the plan takes it: no fallback
+    assert write_answer(serializer_class, instance) == serializer_class(instance).data
+
+
+class _Note(rest_serializers.Serializer):
+    text = rest_serializers.CharField()
+    count_of_things = rest_serializers.IntegerField(allow_null=True)
+
+
+@pytest.mark.parametrize(("serializer_class", "instance"), [
+    *ANSWERS,
+    (_Note, SimpleNamespace(text="line\u2028sep\u2029ära \"quoted\" \\ </script>",
+                            count_of_things=None)),
+])
+def test_an_answer_is_rendered_as_drf_renders_it(serializer_class, instance):
+    response = answer(serializer_class, instance)
+    assert response.content == CamelCaseJSONRenderer().render(serializer_class(instance).data)
+    assert response["Content-Type"] == "application/json"
+
+
+def _drf_request(body: bytes, content_type: str):
+    from rest_framework.request import Request
+    from rest_framework.settings import api_settings
+    from rest_framework.test import APIRequestFactory
+
+    django_request = APIRequestFactory().post("/v1/verify", body, content_type=content_type)
+    return Request(django_request, parsers=[cls() for cls in api_settings.DEFAULT_PARSER_CLASSES])
+
+
+def _outcome(call):
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - compared by kind and detail
+        return type(exc), str(getattr(exc, "detail", exc))
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
+                                          "text/plain", "application/json; charset=hex"])
+@pytest.mark.parametrize("body", [
+    b'{"documentHash": "0x' + b"ab" * 32 + b'"}',
+    b'{"documentHash": "0x' + b"AB" * 32 + b'", "chainId": 31337, "live": false}',
+    b'{"documentHash": "0xab"}', b'{"documentHash": "0x' + b"ab" * 32 + b'", "extra": 1}',
+    b"[]", b"{", b'{"documentHash": NaN}', b"\xff\xfe", b"",
+])
+def test_a_request_body_is_read_as_drf_reads_it(body, content_type):
+    def through_drf():
+        serializer = VerifyRequestSerializer(data=_drf_request(body, content_type).data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    lean = _outcome(lambda: read_request(VerifyRequestSerializer,
+                                         _drf_request(body, content_type)))
+    assert lean == _outcome(through_drf)
