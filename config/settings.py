@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import Env
+from core.document_hash import DEFAULT_ALGORITHMS, parse_algorithms
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = Env()
@@ -238,6 +239,15 @@ INDEXER_TARGET_LOGS = env.positive_int("INDEXER_TARGET_LOGS", default=2_000)
 INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=200)
 INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
 INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
+
+# What a documentHash is the hash of a file's bytes with (core/document_hash.py): the
+# algorithms accepted, the default first. Shown in GET /chains; the verify_document command
+# tries each.
+try:
+    DOCUMENT_HASH_ALGORITHMS = parse_algorithms(
+        env.str("DOCUMENT_HASH_ALGORITHMS", default=DEFAULT_ALGORITHMS))
+except ValueError as exc:
+    raise ImproperlyConfigured(f"DOCUMENT_HASH_ALGORITHMS {exc}") from exc
 
 # /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
 # `transformer: superjson`; the most calls one batch may hold.

@@ -2,6 +2,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from attestations.models import Attestation, Schema
+from core.document_hash import ALGORITHMS, accepted_algorithms
 from core.serializers import StrictSerializer
 from registry.api.serializers import NativeCurrencySerializer
 from registry.models import Chain, Deployment
@@ -43,12 +44,17 @@ class PublicChainSerializer(serializers.ModelSerializer):
     deployments = PublicDeploymentSerializer(many=True)
     rpc = serializers.SerializerMethodField()
     executors = serializers.SerializerMethodField()
+    document_hash_algorithms = serializers.SerializerMethodField(
+        help_text="What a `documentHash` on this chain may be the hash of the file's bytes "
+        "with, the default first (the setting DOCUMENT_HASH_ALGORITHMS, service-wide).",
+    )
 
     class Meta:
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
             "is_testnet", "confirmations", "deployments", "rpc", "executors",
+            "document_hash_algorithms",
         ]
 
     def get_rpc(self, chain) -> RpcSummarySerializer:
@@ -63,6 +69,10 @@ class PublicChainSerializer(serializers.ModelSerializer):
             "best_head_block": max(heads) if heads else None,
             "status": ranked[0] if ranked else ProbeStatus.DOWN,
         }).data
+
+    @extend_schema_field(serializers.ListField(child=serializers.ChoiceField(ALGORITHMS)))
+    def get_document_hash_algorithms(self, chain) -> list[str]:
+        return list(accepted_algorithms())
 
     def get_executors(self, chain) -> ExecutorSummarySerializer:
         return ExecutorSummarySerializer({

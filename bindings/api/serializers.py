@@ -2,6 +2,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bindings.models import Workflow, WorkflowState, WorkflowTransition
+from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 
@@ -9,7 +10,7 @@ MAX_IDEMPOTENCY_KEY = 255
 
 
 class WorkflowCreateSerializer(StrictSerializer):
-    document_hash = Bytes32Field()
+    document_hash = Bytes32Field(help_text=DOCUMENT_HASH_HELP)
     chain_id = ChainIdField()
     schema_id = Bytes32Field(required=False, help_text="Defaults to the chain's document "
                              "schema (`bytes32 documentHash`).")

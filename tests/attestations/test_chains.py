@@ -51,6 +51,13 @@ def test_a_chain_shows_its_deployments_and_public_fields(api, anvil_chain):
     }]
 
 
+def test_a_chain_says_which_hash_functions_make_a_document_hash(api, anvil_chain, settings):
+    assert api.get("/chains/31337").json()["documentHashAlgorithms"] == ["sha256", "keccak256"]
+
+    settings.DOCUMENT_HASH_ALGORITHMS = ("keccak256",)
+    assert results(api.get("/chains"))[0]["documentHashAlgorithms"] == ["keccak256"]
+
+
 def test_the_rpc_summary_counts_healthy_endpoints_and_the_best_live_head(api, anvil_chain):
     RpcEndpointFactory(chain=anvil_chain, status="healthy", head_block=120)
     RpcEndpointFactory(chain=anvil_chain, status="degraded", head_block=118)

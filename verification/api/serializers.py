@@ -1,11 +1,12 @@
 from rest_framework import serializers
 
+from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 
 
 class VerifyRequestSerializer(StrictSerializer):
-    document_hash = Bytes32Field(help_text="The document's hash: 0x + 64 hex digits.")
+    document_hash = Bytes32Field(help_text=DOCUMENT_HASH_HELP)
     chain_id = ChainIdField(required=False, allow_null=True,
                             help_text="Only look on this chain.")
     live = serializers.BooleanField(
