@@ -161,7 +161,14 @@ class Demo:
         say("Indexing the chain (manage.py index_chain anvil)")
         self.manage("index_chain", "anvil", echo=True)
 
-        document = "0x" + secrets.token_hex(32)
+        document_file = self.folder / "diploma.txt"
+        document_file.write_text(f"Diploma no. {secrets.token_hex(8)}, awarded by the demo.\n")
+        sys.path.insert(0, str(ROOT))
+        from core.document_hash import hash_file
+
+        document = hash_file(document_file)  # the documentHash: SHA-256 of the file's bytes
+        say(f"The document {document_file}: its documentHash is the SHA-256 of its bytes, "
+            f"{document}")
         say(f"Before binding: POST /v1/verify {{documentHash: {document}}}")
         self.verify(document)
 
@@ -193,6 +200,9 @@ class Demo:
 
         say("After binding: POST /v1/verify")
         self.verify(document)
+
+        say(f"The same from a shell, with the file: manage.py verify_document {document_file}")
+        self.manage("verify_document", str(document_file), echo=True)
         print()
 
     def in_process(self):
