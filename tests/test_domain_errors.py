@@ -10,8 +10,8 @@ from rest_framework import exceptions
 from core import errors
 
 ROOT = Path(__file__).resolve().parent.parent
-# verification/workflows.py follows when it moves to its own app.
-SERVICES = ["registry/services.py", "executors/services.py", "verification/services.py"]
+SERVICES = ["registry/services.py", "executors/services.py", "executors/models.py",
+            "verification/services.py", "bindings/workflows.py", "bindings/tracking.py"]
 
 FIELD_ERRORS = {"schema_id": ["No schema 0x01 is known on chain 1."]}
 
