@@ -227,3 +227,12 @@ def test_live_on_an_inactive_chain(api, chain):
     attest(chain)
     chain.set_status(Chain.Status.INACTIVE)
     assert reason(api, live=True) == "chain_inactive"
+
+
+def test_the_reason_is_documented_in_the_openapi_schema(anon):
+    schema = anon.get("/v1/openapi.json").json()
+    field = schema["components"]["schemas"]["VerifyResponse"]["properties"]["reason"]
+    assert field["nullable"] is True and "precedence" in field["description"]
+    refs = {option["$ref"].rsplit("/", 1)[1] for option in field["oneOf"]}
+    assert refs == {"VerifyReasonEnum", "NullEnum"}
+    assert schema["components"]["schemas"]["VerifyReasonEnum"]["enum"] == list(reasons.REASONS)
