@@ -236,3 +236,33 @@ def test_the_reason_is_documented_in_the_openapi_schema(anon):
     refs = {option["$ref"].rsplit("/", 1)[1] for option in field["oneOf"]}
     assert refs == {"VerifyReasonEnum", "NullEnum"}
     assert schema["components"]["schemas"]["VerifyReasonEnum"]["enum"] == list(reasons.REASONS)
+
+
+def test_the_reason_sql_reads_the_document_hash_index(dataset):  # noqa: F811
+    from django.db import connection
+
+    from verification.sql import REASON_SQL
+
+    params = {"document_hash": document("valid"), "chain_id": None, "now": NOW}
+    with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
+        cursor.execute("ANALYZE attestations_attestation")
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + REASON_SQL, params)
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + REASON_SQL, params)
+        plan = "\n".join(str(row) for row in cursor.fetchall())
+    assert "attestation_document_idx" in plan, plan
+    assert "hashed SubPlan" not in plan, plan
+
+
+def test_an_attestation_made_valid_between_the_two_queries_answers_verified(
+        chain, monkeypatch):
+    from verification import services
+
+    attestation = attest(chain)
+    # As if the indexer's new head or an administrator's trust landed after the hot query.
+    monkeypatch.setattr(services, "earliest_valid", lambda *args, **kwargs: None)
+    answer = services.verify_document(HASH)
+    assert answer.verified and answer.reason is None
+    assert answer.attestation_id == attestation.uid and answer.confirmations == 101
