@@ -203,7 +203,8 @@ def check_answers(port: int, key: str) -> None:
     # Document 4 is attestations 8 and 9: 9 untrusted, 8 verifies; document 3: 7 revoked, 6 ok.
     assert ask(document_hash(4))["attestationId"] == "0x" + hashlib.sha256(b"uid8").hexdigest()
     assert ask(document_hash(3))["attestationId"] == "0x" + hashlib.sha256(b"uid6").hexdigest()
-    assert not ask("0x" + "ff" * 32)["verified"]
+    unknown = ask("0x" + "ff" * 32)
+    assert not unknown["verified"] and unknown["reason"] == "not_found"
 
 
 def bench_service(env, key: str, args):

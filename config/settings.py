@@ -351,6 +351,7 @@ SPECTACULAR_SETTINGS = {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
+        "VerifyReasonEnum": "verification.reasons.REASONS",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",

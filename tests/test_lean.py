@@ -127,6 +127,8 @@ def test_on_any_body_the_lean_reading_agrees_with_the_serializer(serializer_clas
 
 ANSWERS = [
     (VerifyResponseSerializer, NOT_VERIFIED),
+    (VerifyResponseSerializer, Verification(False, reason="not_final")),
+    (VerifyResponseSerializer, Verification(False)),  # no reason given: null
     (VerifyResponseSerializer, Verification(
         True, attestation_id=HASH, timestamp=datetime(2026, 11, 24, 12, 0, 1, 250_000, UTC),
         chain_id=31337, attester="0x" + "Ab" * 20, schema_id="0x" + "cd" * 32,

@@ -3,19 +3,33 @@
 A hash verifies through an attestation that carries it in its schema's document-hash field
 (the indexer fills `Attestation.document_hash` from that field only), on an active chain,
 not revoked, not expired now, made by a trusted attester of its chain, with at least the
-chain's confirmations. The earliest such attestation answers.
+chain's confirmations. The earliest such attestation answers; when none does, the answer
+says why (verification/reasons.py).
 
 The usual answer is one indexed query (the trusted attesters are subqueries in it),
 with no write and no chain call: `verification_query` below says it with the ORM, and
 verification/sql.py runs the same query written in SQL. `live=True` asks the chain itself
-(see `_live`).
+(see `_live`). Only a miss costs a second query: the reason's (`reason_query`, run as
+verification/sql.py's REASON_SQL).
 """
 
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db.models import BooleanField, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    Case,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from eth_abi.exceptions import DecodingError
@@ -28,7 +42,9 @@ from core.errors import ServiceUnavailable
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
-from verification.sql import earliest_valid
+from verification import reasons
+from verification.reasons import RANK, REASONS, VALID
+from verification.sql import earliest_valid, most_telling
 
 logger = logging.getLogger(__name__)
 # How many of the index's candidates a live verification asks the chain about, earliest
@@ -49,9 +65,14 @@ class Verification:
     tx_hash: str | None = None
     block_number: int | None = None
     confirmations: int | None = None
+    reason: str | None = None  # why not, when not verified (verification/reasons.py)
 
 
-NOT_VERIFIED = Verification(verified=False)
+NOT_VERIFIED = Verification(verified=False, reason=reasons.NOT_FOUND)
+
+
+def not_verified(rank: int) -> Verification:
+    return Verification(verified=False, reason=REASONS[rank])
 
 
 def trusted_attester() -> Coalesce:
@@ -99,6 +120,38 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
     )
 
 
+def reason_rank(now: datetime) -> Case:
+    """Each attestation's first failing rule, as its rank in verification/reasons.py (VALID
+    when none fails). Needs `confirmations` annotated (`with_confirmations`)."""
+    return Case(
+        When(~Q(chain__status=Chain.Status.ACTIVE), then=Value(RANK[reasons.CHAIN_INACTIVE])),
+        When(~Q(trusted_attester()), then=Value(RANK[reasons.UNTRUSTED_ATTESTER])),
+        When(revocation_time__isnull=False, then=Value(RANK[reasons.REVOKED])),
+        When(expiration_time__lte=now, then=Value(RANK[reasons.EXPIRED])),
+        When(confirmations__lt=F("chain__confirmations"), then=Value(RANK[reasons.NOT_FINAL])),
+        default=Value(VALID), output_field=IntegerField(),
+    )
+
+
+def ranked(document_hash: str, *, chain_id: int | None = None, now: datetime):
+    """Every attestation of `document_hash` (on `chain_id`), annotated with `rank`."""
+    found = Attestation.objects.filter(document_hash=document_hash)
+    if chain_id is not None:
+        found = found.filter(chain_id=chain_id)
+    return found.with_confirmations().annotate(rank=reason_rank(now))
+
+
+def reason_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
+    """The most telling attestation of `document_hash`, as one row: its rank, then the row
+    `verification_query` gives. The reference for verification/sql.py's REASON_SQL."""
+    return (
+        ranked(document_hash, chain_id=chain_id, now=now)
+        .order_by("-rank", *EARLIEST)
+        .values_list("rank", "uid", "time", "chain_id", "attester", "schema_uid", "tx_hash",
+                     "block_number", "confirmations")[:1]
+    )
+
+
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
                     now: datetime | None = None) -> Verification:
     """Verify a normalised (0x + 64 lowercase hex) document hash. `live` re-reads the
@@ -107,7 +160,15 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     if live:
         return _live(document_hash, chain_id=chain_id, now=now)
     row = earliest_valid(document_hash, chain_id=chain_id, now=now)
-    return NOT_VERIFIED if row is None else Verification(True, *row)
+    if row is not None:
+        return Verification(True, *row)
+    # A miss: the one more query that says why.
+    row = most_telling(document_hash, chain_id=chain_id, now=now)
+    if row is None:
+        return NOT_VERIFIED
+    if row[0] == VALID:  # made valid between the two queries: the answer it now is
+        return Verification(True, *row[1:])
+    return not_verified(row[0])
 
 
 # Live verification ---------------------------------------------------------------------------
@@ -117,18 +178,30 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
     """Ask the chain about the index's candidates, earliest first; the first the chain says
     is valid answers. Revocation and confirmations are the chain's own, not the index's (a
     revocation or a reorganisation the indexer has not read yet counts). A hash the index
-    has never seen is not asked about: live re-reads attestations, it does not search."""
+    has never seen is not asked about: live re-reads attestations, it does not search.
+
+    The reason, when none verifies: the most telling of what the chain said of the
+    candidates asked and of what the index says of the other attestations (those the
+    policy rules out, and candidates beyond the first LIVE_CANDIDATES unless the index
+    thinks them valid: they were not asked)."""
     found = list(candidates(document_hash, chain_id=chain_id, now=now)
                  .select_related("chain", "deployment")[:LIVE_CANDIDATES])
     clients = {}
+    best = RANK[reasons.NOT_FOUND]
     for attestation in found:
         chain = attestation.chain
         if chain.pk not in clients:
             clients[chain.pk] = endpoint_clients(chain)
         answer = _read_anywhere(clients[chain.pk], attestation, now)
-        if answer is not None:
+        if answer.verified:
             return answer
-    return NOT_VERIFIED
+        best = max(best, RANK[answer.reason])
+    if best < RANK[reasons.NOT_FINAL]:  # something else might tell more
+        others = (ranked(document_hash, chain_id=chain_id, now=now)
+                  .exclude(pk__in=[attestation.pk for attestation in found])
+                  .filter(rank__lt=VALID).aggregate(best=Max("rank"))["best"])
+        best = max(best, others or RANK[reasons.NOT_FOUND])
+    return not_verified(best)
 
 
 # What a provider's error or nonsense answer raises on the way to a Verification (a JSON-RPC
@@ -138,7 +211,7 @@ _UNUSABLE_ANSWER = (Web3Exception, DecodingError, ValueError, TypeError, KeyErro
                     OverflowError, RecursionError)
 
 
-def _read_anywhere(clients: list, attestation: Attestation, now: datetime) -> Verification | None:
+def _read_anywhere(clients: list, attestation: Attestation, now: datetime) -> Verification:
     """The attestation read from the first endpoint that answers usably (it goes first for
     the next candidate); ServiceUnavailable, naming no endpoint, when none does: the
     earliest candidate cannot be checked, and any other answer could be wrong."""
@@ -161,24 +234,27 @@ def _read_anywhere(clients: list, attestation: Attestation, now: datetime) -> Ve
     )
 
 
-def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification | None:
-    """The attestation as its EAS contract holds it now, if it is valid there."""
+def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
+    """The attestation as its EAS contract holds it now: verified, or why not."""
     eas = w3.eth.contract(address=w3.to_checksum_address(attestation.deployment.address),
                           abi=eas_abi())
     (uid, schema, time, expiration, revocation, _ref, _recipient, attester, *_rest) = (
         eas.functions.getAttestation(bytes.fromhex(attestation.uid[2:])).call()
     )
-    if "0x" + uid.hex() == ZERO_UID or revocation:
-        return None  # reorganised away, or revoked
+    if "0x" + uid.hex() == ZERO_UID:
+        return NOT_VERIFIED  # reorganised away: the chain has no such attestation
+    if revocation:
+        return not_verified(RANK[reasons.REVOKED])
     if expiration and expiration <= int(now.timestamp()):
-        return None
+        return not_verified(RANK[reasons.EXPIRED])
     try:
         receipt = w3.eth.get_transaction_receipt(attestation.tx_hash)
     except TransactionNotFound:
-        return None  # the index's transaction is not on the chain: no block to count from
+        # The index's transaction is not on the chain (yet): no block to count from.
+        return not_verified(RANK[reasons.NOT_FINAL])
     confirmations = count_confirmations(w3.eth.block_number, receipt["blockNumber"])
     if confirmations < attestation.chain.confirmations:
-        return None
+        return not_verified(RANK[reasons.NOT_FINAL])
     return Verification(
         verified=True, attestation_id=attestation.uid,
         timestamp=datetime.fromtimestamp(time, UTC), chain_id=attestation.chain_id,

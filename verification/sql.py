@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from core.db import run_hot
+from verification.reasons import RANK, VALID
 
 # The rules, in order: this document; this chain, if one was asked for; an active chain;
 # not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
@@ -58,4 +59,46 @@ def earliest_valid(document_hash: str, *, chain_id: int | None, now: datetime) -
     row = run_hot(VERIFICATION_SQL, params, fetch=True)
     if row is not None and row[1].tzinfo is None:  # SQLite stores UTC without a zone
         row = (row[0], row[1].replace(tzinfo=UTC), *row[2:])
+    return row
+
+
+# Only on a miss: every attestation of the document (on the asked chain), each ranked by its
+# first failing rule (verification/reasons.py), the most telling first; ties go to the
+# earliest. An attestation that turned valid since the hot query ran ranks VALID and
+# answers as it would have. Its ORM reference: verification.services.reason_query.
+REASON_SQL = f"""SELECT CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
+            WHEN NOT COALESCE(
+                   (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
+                    WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
+                   (SELECT TRUE FROM executors_trustedattester t
+                    WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
+                   FALSE) THEN {RANK["untrusted_attester"]}
+            WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
+            WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
+            WHEN CASE WHEN cur.head_block >= a.block_number
+                      THEN cur.head_block - a.block_number + 1 ELSE 0 END < c.confirmations
+                 THEN {RANK["not_final"]}
+            ELSE {VALID} END AS reason_rank,
+       a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
+       CASE WHEN cur.head_block >= a.block_number
+            THEN cur.head_block - a.block_number + 1 ELSE 0 END AS confirmations
+FROM attestations_attestation a
+JOIN registry_chain c ON c.chain_id = a.chain_id
+LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
+WHERE a.document_hash = %(document_hash)s
+  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+ORDER BY reason_rank DESC, a.time, a.chain_id, a.block_number, a.log_index
+LIMIT 1
+"""
+
+
+def most_telling(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
+    """(rank, then the row as `earliest_valid` gives it) of the document's most telling
+    attestation, or None when it has none."""
+    db = connections[DEFAULT_DB_ALIAS]
+    params = {"document_hash": document_hash, "chain_id": chain_id,
+              "now": db.ops.adapt_datetimefield_value(now)}
+    row = run_hot(REASON_SQL, params, fetch=True)
+    if row is not None and row[2].tzinfo is None:  # SQLite stores UTC without a zone
+        row = (row[0], row[1], row[2].replace(tzinfo=UTC), *row[3:])
     return row

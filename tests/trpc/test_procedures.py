@@ -128,6 +128,9 @@ def test_verify_answers_as_post_v1_verify(api):
         answer = api.generic("POST", "/trpc/verify", json.dumps(data), content_type="application/json")
         rest = api.post("/v1/verify", data, format="json").json()
         assert answer.json() == {"result": {"data": rest}}
+        # Why not, when not: the same field as POST /v1/verify's.
+        assert answer.json()["result"]["data"]["reason"] == (
+            None if rest["verified"] else "not_found")
     assert rest["verified"] is True and rest["attestationId"] == attestation.uid
     bad = api.generic("POST", "/trpc/verify", json.dumps({"documentHash": "0x12"}),
                       content_type="application/json")

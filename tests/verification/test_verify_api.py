@@ -1,6 +1,7 @@
 """POST /v1/verify on indexed data (factories): every rule, its edges, and the hot path's cost.
 The same rules on a real chain, indexed by the indexer, are in test_verify_e2e.py."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -19,6 +20,7 @@ from tests.conftest import assert_problem, make_key
 from tests.factories import ExecutorFactory, IndexCursorFactory, TrustedAttesterFactory
 from tests.verification.conftest import EXECUTOR, attest_by_the_executor, indexed_chain
 from verification.services import verify_document
+from verification.sql import REASON_SQL, VERIFICATION_SQL
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,11 @@ OTHER = "0x" + "0b" * 20
 HASH = "0x" + "d0" * 32
 NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
                 "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
-                "confirmations": None}
+                "confirmations": None, "reason": "not_found"}
+
+
+def not_verified(reason: str) -> dict:
+    return {**NOT_VERIFIED, "reason": reason}
 
 
 def iso(moment) -> str:
@@ -65,11 +71,12 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "verified": True, "attestationId": attestation.uid, "timestamp": iso(attestation.time),
         "chainId": 31337, "attester": EXECUTOR, "schemaId": attestation.schema_uid,
         "txHash": attestation.tx_hash, "blockNumber": 950, "confirmations": 51,
+        "reason": None,
     }
 
 
 def test_no_attestation_is_a_200_with_nulls(api, chain):
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_found")
 
 
 def test_the_hash_is_case_insensitive_on_input(api, chain):
@@ -120,7 +127,7 @@ def test_get_is_not_allowed(api):
 
 def test_a_revoked_attestation_does_not_verify(api, chain):
     attest(chain, revocation_time=timezone.now() - timedelta(seconds=1))
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("revoked")
 
 
 def test_an_attestation_expires_at_its_expiration_time_exactly(chain):
@@ -134,13 +141,13 @@ def test_an_attestation_expires_at_its_expiration_time_exactly(chain):
 
 def test_an_expired_attestation_does_not_verify_through_the_api(api, chain):
     attest(chain, expiration_time=timezone.now() - timedelta(seconds=1))
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("expired")
 
 
 def test_confirmations_boundary(api, chain):
     # Head 1000, 12 confirmations: block 989 has 12 (989..1000), block 990 has 11.
     attestation = attest(chain, block_number=990)
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_final")
     attestation.block_number = 989
     attestation.save()
     assert verify(api)["confirmations"] == 12
@@ -158,7 +165,7 @@ def test_confirmations_count_from_the_head_the_attestations_own_cursor_saw(api, 
     # Another contract's cursor on the chain has seen a higher head: that cursor has not
     # checked the attestation's blocks for reorganisations, so its head does not count.
     IndexCursorFactory(deployment__chain=chain, head_block=2000)
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_final")
     IndexCursor.objects.filter(deployment=attestation.deployment).update(head_block=1001)
     assert verify(api)["confirmations"] == 12
 
@@ -182,21 +189,21 @@ def test_an_inactive_chain_does_not_verify_and_reactivating_it_does(api, admin, 
     attestation = attest(chain)
     path = f"/v1/admin/chains/{chain.chain_id}/status"
     assert admin.patch(path, {"status": "inactive"}, format="json").status_code == 200
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("chain_inactive")
     assert admin.patch(path, {"status": "active"}, format="json").status_code == 200
     assert verified_by(api, attestation)
 
 
 def test_an_untrusted_attester_does_not_verify(api, chain):
     attest(chain, attester=OTHER)
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
 
 
 def test_an_executor_of_another_chain_is_not_trusted_here(api, chain):
     attest(chain, attester=OTHER)
     ExecutorFactory(address=OTHER)  # on a chain of its own
     TrustedAttesterFactory(address=OTHER)  # ditto
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
 
 
 @pytest.mark.parametrize("status", [ExecutorStatus.STALE, ExecutorStatus.OFFLINE,
@@ -224,7 +231,7 @@ def test_revoking_an_executors_trust_takes_effect_on_the_next_verify(api, admin,
     executor = chain.executors.get()
     path = f"/v1/admin/executors/{executor.pk}"
     assert admin.patch(path, {"trusted": False}, format="json").status_code == 200
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
     assert admin.patch(path, {"trusted": True}, format="json").status_code == 200
     assert verified_by(api, attestation)
 
@@ -233,7 +240,7 @@ def test_a_revoked_executor_stays_untrusted_even_if_listed_as_a_trusted_attester
     attest(chain)
     TrustedAttesterFactory(chain=chain, address=EXECUTOR)
     chain.executors.update(trust_revoked_at=timezone.now())
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
 
 
 def test_trust_changes_in_the_django_admin_take_effect_on_the_next_verify(api, chain):
@@ -259,7 +266,7 @@ def test_trust_changes_in_the_django_admin_take_effect_on_the_next_verify(api, c
 def test_another_hash_or_an_attestation_without_one_does_not_match(api, chain):
     attest(chain, document_hash="0x" + "d1" * 32)
     attest(chain, document_hash=None, data=b"", decoded={})
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_found")
 
 
 # --- Several matches -------------------------------------------------------------------------
@@ -278,7 +285,7 @@ def test_the_earliest_valid_attestation_answers_and_chain_id_narrows(api, chain,
     assert verify(api)["chainId"] == 31338
     assert verified_by(api, later, chainId=31337)
     assert verified_by(api, earlier, chainId=31338)
-    assert verify(api, chainId=424242) == NOT_VERIFIED
+    assert verify(api, chainId=424242) == not_verified("not_found")
 
 
 def test_an_earlier_invalid_attestation_gives_way_to_a_later_valid_one(api, chain):
@@ -296,7 +303,7 @@ def test_an_inactive_chain_gives_way_to_an_active_one(api, chain, second_chain):
     later = attest(chain, time=now)
     second_chain.set_status(Chain.Status.INACTIVE)
     assert verified_by(api, later)
-    assert verify(api, chainId=31338) == NOT_VERIFIED
+    assert verify(api, chainId=31338) == not_verified("chain_inactive")
 
 
 # --- The hot path ----------------------------------------------------------------------------
@@ -306,12 +313,29 @@ def test_a_verification_is_one_select_and_no_write(api, chain, second_chain):
     attest(chain)
     TrustedAttesterFactory(chain=chain, address=OTHER)
     verify(api)  # the first request reads the key into the cache and records its use
-    for body in [{}, {"chainId": 31337}, {"documentHash": "0x" + "00" * 32}]:
+    for body in [{}, {"chainId": 31337}]:
         with CaptureQueriesContext(connection) as queries:
-            verify(api, **body)
+            assert verify(api, **body)["reason"] is None
         sql = [q["sql"] for q in queries]
-        assert len(sql) == 1, sql
-        assert sql[0].startswith("SELECT"), sql
+        assert statements(sql) == [VERIFICATION_SQL], sql  # the hot query, and nothing more
+
+
+@pytest.mark.parametrize("body", [{"documentHash": "0x" + "00" * 32}, {"chainId": 31338}])
+def test_a_miss_costs_exactly_one_more_select_the_reasons(api, chain, second_chain, body):
+    attest(chain)
+    verify(api)  # the key, as above
+    with CaptureQueriesContext(connection) as queries:
+        assert verify(api, **body)["reason"] == "not_found"
+    assert statements(q["sql"] for q in queries) == [VERIFICATION_SQL, REASON_SQL]
+
+
+def statements(logged) -> list[str]:
+    """Which of the verification statements each logged query (parameters filled in) is."""
+    def matches(text, sql):
+        pattern = ".*?".join(re.escape(part) for part in re.split(r"%\(\w+\)s", sql))
+        return re.fullmatch(pattern, text, re.DOTALL) is not None
+    return [next((sql for sql in (VERIFICATION_SQL, REASON_SQL) if matches(text, sql)), text)
+            for text in logged]
 
 
 def hot_statements() -> dict[str, int]:
@@ -378,7 +402,7 @@ def test_live_without_a_usable_rpc_endpoint_is_a_503(api, chain):
 
 def test_live_with_nothing_indexed_asks_no_chain(api, chain):
     with CaptureQueriesContext(connection) as queries:
-        assert verify(api, live=True) == NOT_VERIFIED
+        assert verify(api, live=True) == not_verified("not_found")
     assert not any("rpcendpoint" in q["sql"] for q in queries)
 
 

@@ -23,7 +23,11 @@ DOCUMENT_SCHEMA = "bytes32 documentHash"
 HASH = "0x" + "d0c5" * 16
 NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
                 "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
-                "confirmations": None}
+                "confirmations": None, "reason": "not_found"}
+
+
+def not_verified(reason: str) -> dict:
+    return {**NOT_VERIFIED, "reason": reason}
 
 
 @dataclass
@@ -135,6 +139,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_its_uid_time_and_
         "timestamp": bound.time.strftime("%Y-%m-%dT%H:%M:%SZ"), "chainId": 31337,
         "attester": site.node.sender, "schemaId": site.schema_uid, "txHash": bound.tx_hash,
         "blockNumber": bound.block_number, "confirmations": head - bound.block_number + 1,
+        "reason": None,
     }
 
 
@@ -142,7 +147,7 @@ def test_an_untrusted_attester_does_not_verify_until_an_admin_trusts_it(api, adm
     stranger = other_account(site)
     bound = site.attest(sender=stranger)
     site.settle()
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
     added = admin.post("/v1/admin/trusted-attesters",
                        {"chainId": 31337, "address": stranger}, format="json")
     assert added.status_code == 201, added.content
@@ -155,7 +160,7 @@ def test_a_revoked_attestation_stops_verifying(api, site):
     assert verify(api)["attestationId"] == bound.uid
     site.revoke(bound)
     site.index()
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("revoked")
 
 
 def test_an_expired_attestation_does_not_verify(api, site):
@@ -172,10 +177,10 @@ def test_fewer_confirmations_than_required_then_enough(api, site):
     Chain.objects.filter(pk=31337).update(confirmations=3)
     bound = site.attest()
     site.index()  # the attestation's block is the head: 1 confirmation
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_final")
     site.mine(1)
     site.index()
-    assert verify(api) == NOT_VERIFIED  # 2
+    assert verify(api) == not_verified("not_final")  # 2
     site.mine(1)
     site.index()
     answer = verify(api)
@@ -192,7 +197,7 @@ def test_an_attestation_reorganised_away_stops_verifying(api, site):
     site.mine(5)  # the other branch, longer
     report = site.index()
     assert any(d.reorg for d in report.deployments)
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("not_found")
 
 
 def test_an_executor_gone_offline_still_verifies_what_it_attested(api, site):
@@ -211,7 +216,7 @@ def test_an_executor_whose_trust_is_revoked_stops_verifying(api, admin, site):
     executor = site.chain.executors.get()
     path = f"/v1/admin/executors/{executor.pk}"
     assert admin.patch(path, {"trusted": False}, format="json").status_code == 200
-    assert verify(api) == NOT_VERIFIED
+    assert verify(api) == not_verified("untrusted_attester")
     assert admin.patch(path, {"trusted": True}, format="json").status_code == 200
     assert verify(api)["attestationId"] == bound.uid
 
@@ -252,7 +257,7 @@ def test_live_answers_from_the_chain_and_is_503_when_the_node_is_down(api, secon
 
     second_site.revoke(bound)  # not indexed yet: the index still says verified
     assert verify(api)["verified"]
-    assert verify(api, live=True) == NOT_VERIFIED
+    assert verify(api, live=True) == not_verified("revoked")
 
     second_site.node.anvil.stop()
     api.raise_request_exception = False  # a 5xx signals got_request_exception, as it should
@@ -263,6 +268,16 @@ def test_live_answers_from_the_chain_and_is_503_when_the_node_is_down(api, secon
     assert verify(api)["verified"]  # without live, no chain call: the index answers
 
 
+def test_live_says_not_final_until_the_chain_has_the_confirmations(api, second_site):
+    second_site.attest()
+    second_site.index()  # the attestation's block is the head: 1 of 2 confirmations
+    assert verify(api) == not_verified("not_final")
+    assert verify(api, live=True) == not_verified("not_final")
+    second_site.mine(1)  # the chain has them; the index has not seen the block yet
+    assert verify(api, live=True)["verified"] is True
+    assert verify(api) == not_verified("not_final")
+
+
 def test_live_sees_a_reorganisation_the_indexer_has_not_read_yet(api, second_site):
     fork = second_site.node.anvil.rpc("evm_snapshot")
     bound = second_site.attest()
@@ -271,4 +286,4 @@ def test_live_sees_a_reorganisation_the_indexer_has_not_read_yet(api, second_sit
     second_site.node.anvil.rpc("evm_revert", [fork])
     second_site.mine(5)
     assert verify(api)["attestationId"] == bound.uid  # the index has not seen it
-    assert verify(api, live=True) == NOT_VERIFIED
+    assert verify(api, live=True) == not_verified("not_found")

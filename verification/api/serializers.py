@@ -3,6 +3,7 @@ from rest_framework import serializers
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
+from verification.reasons import REASONS
 
 
 class VerifyRequestSerializer(StrictSerializer):
@@ -17,7 +18,8 @@ class VerifyRequestSerializer(StrictSerializer):
 
 
 class VerifyResponseSerializer(serializers.Serializer):
-    """What verification found; every field but `verified` is null when nothing verifies."""
+    """What verification found; when nothing verifies, every field but `verified` and
+    `reason` is null."""
 
     verified = serializers.BooleanField()
     attestation_id = Bytes32Field(allow_null=True, help_text="The EAS attestation UID.")
@@ -30,3 +32,12 @@ class VerifyResponseSerializer(serializers.Serializer):
     block_number = serializers.IntegerField(allow_null=True)
     confirmations = serializers.IntegerField(
         allow_null=True, help_text="Blocks from the attestation's to the head, both included.")
+    reason = serializers.ChoiceField(
+        choices=REASONS, allow_null=True,
+        help_text="Why not, when not verified (null when verified): the most telling reason "
+        "among the document's attestations (on `chainId` when given), in this precedence: "
+        "`not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` "
+        "> `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). "
+        "Each attestation's own reason is its first failing rule: chain active, trusted "
+        "attester, not revoked, not expired, final.",
+    )

@@ -16,7 +16,9 @@ class VerifyViewSet(viewsets.ViewSet):
         description="Is this document hash bound by an attestation on an active chain, not "
         "revoked, not expired, made by a trusted attester of that chain and with at least the "
         "chain's confirmations? The earliest such attestation answers. No match is a 200 with "
-        "`verified: false` and nulls. `chainId` narrows the search to one chain; `live: true` "
+        "`verified: false`, nulls and a `reason`: why not (`not_found`, `chain_inactive`, "
+        "`untrusted_attester`, `expired`, `revoked`, `not_final`; the most telling among the "
+        "document's attestations, see the field). Only a miss costs a second query. `chainId` narrows the search to one chain; `live: true` "
         "re-reads the attestation from its chain first (503 when no RPC endpoint answers).",
     )
     def create(self, request):

@@ -1,0 +1,23 @@
+"""Why a document hash does not verify: the `reason` of a POST /v1/verify answer.
+
+Each attestation of the document has one reason, its first failing rule in this order:
+the chain is active, the attester is trusted, the attestation is not revoked, not expired,
+and has the chain's confirmations (an untrusted attester's revocation says nothing, so the
+policy's rules come first). The document's reason is the most telling of its attestations'
+reasons, by RANK below (docs/decisions.md "Reasons"): the higher, the more a holder learns
+from it (not yet final: wait; revoked: the attester took it back; ...). `not_found` when the
+document has no attestation at all (on the asked chain).
+"""
+
+NOT_FOUND = "not_found"
+CHAIN_INACTIVE = "chain_inactive"
+UNTRUSTED_ATTESTER = "untrusted_attester"
+EXPIRED = "expired"
+REVOKED = "revoked"
+NOT_FINAL = "not_final"
+
+# Precedence, least telling first; the SQL (verification/sql.py) and its ORM reference
+# (verification.services.reason_rank) rank each attestation with these numbers.
+REASONS = (NOT_FOUND, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, EXPIRED, REVOKED, NOT_FINAL)
+RANK = {reason: rank for rank, reason in enumerate(REASONS)}
+VALID = len(REASONS)  # the rank of an attestation that verifies
