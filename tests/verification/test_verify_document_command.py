@@ -66,7 +66,7 @@ def test_an_attested_file_verifies_and_both_algorithms_are_tried(diploma):
     assert "  block         900" in lines
     assert "  confirmations 101" in lines
     assert f"  time          {attestation.time.isoformat()}" in lines
-    assert lines[-1] == f"keccak256 {keccak256}: not verified"
+    assert lines[-2:] == [f"keccak256 {keccak256}: not verified", "  reason        not_found"]
 
 
 def test_a_file_attested_under_keccak256_verifies_too(diploma):
@@ -87,23 +87,24 @@ def test_an_unknown_file_exits_1_after_trying_each_algorithm(diploma):
 
     assert result.status == 1
     assert result.out.splitlines() == [
-        f"sha256 {hash_file(DIPLOMA)}: not verified",
-        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified",
+        f"sha256 {hash_file(DIPLOMA)}: not verified", "  reason        not_found",
+        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified", "  reason        not_found",
     ]
 
 
 def test_only_the_accepted_algorithms_are_tried_the_default_first(diploma, settings):
     settings.DOCUMENT_HASH_ALGORITHMS = ("keccak256",)
     assert run(diploma).out.splitlines() == [
-        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified"]
+        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified", "  reason        not_found"]
 
     settings.DOCUMENT_HASH_ALGORITHMS = ("keccak256", "sha256")
-    assert [line.split()[0] for line in run(diploma).out.splitlines()] == ["keccak256", "sha256"]
+    verdicts = [line for line in run(diploma).out.splitlines() if not line.startswith(" ")]
+    assert [line.split()[0] for line in verdicts] == ["keccak256", "sha256"]
 
 
 def test_algorithm_narrows_to_one_accepted_algorithm(diploma, settings):
     assert run(diploma, "--algorithm", "keccak256").out.splitlines() == [
-        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified"]
+        f"keccak256 {hash_file(DIPLOMA, 'keccak256')}: not verified", "  reason        not_found"]
 
     settings.DOCUMENT_HASH_ALGORITHMS = ("sha256",)
     refused = run(diploma, "--algorithm", "keccak256")
@@ -181,5 +182,6 @@ def test_a_file_attested_on_anvil_verifies_through_the_command(eas_chain, execut
     assert f"  attester      {site.node.sender}" in lines
     assert f"  tx            {bound.tx_hash}" in lines
     assert f"  block         {bound.block_number}" in lines
-    assert lines[-1].startswith("keccak256 ") and lines[-1].endswith(": not verified")
+    assert lines[-2].startswith("keccak256 ") and lines[-2].endswith(": not verified")
+    assert lines[-1] == "  reason        not_found"
     assert run(diploma).status == 0  # from the index alone too
