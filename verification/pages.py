@@ -26,6 +26,16 @@ from verification.metrics import count_verify
 from verification.public_limit import wait_seconds
 from verification.services import verify_document
 
+# What each reason of the verify answer (`reason`, when it has one) tells a person.
+REASON_TEXT = {
+    "not_found": "No attestation of this document is known.",
+    "chain_inactive": "It was attested on a chain that is not active here.",
+    "untrusted_attester": "It was attested, but not by an attester trusted on that chain.",
+    "expired": "Its attestation has expired.",
+    "revoked": "Its attestation was revoked by the attester.",
+    "not_final": "It was attested, but the attestation does not have enough confirmations "
+                 "yet; try again in a few minutes.",
+}
 MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f)."
 
 
@@ -93,8 +103,10 @@ def verify_verdict(request, document_hash: str):
     count_verify("verified" if result.verified else "not_verified")
     if as_json:
         return answer(VerifyResponseSerializer, result)
+    reason = getattr(result, "reason", None)  # once the answer says why
     return render(request, "verification/verdict.html", _form_context(
-        document_hash=normalised, result=result, reason=getattr(result, "reason", None),
+        document_hash=normalised, result=result, reason=reason,
+        reason_text=REASON_TEXT.get(reason, ""),
         **_names(result)))
 
 

@@ -133,7 +133,8 @@ def test_the_reason_shows_when_the_answer_has_one(chain, monkeypatch):
 
     monkeypatch.setattr("verification.pages.verify_document",
                         lambda document_hash: WithReason(verified=False, reason="revoked"))
-    assert '<dd id="reason">revoked</dd>' in page(Client(), PAGE)
+    assert ('<dd id="reason">Its attestation was revoked by the attester. (<code>revoked</code>)'
+            in page(Client(), PAGE))
 
 
 def test_the_json_rendering_is_the_apis_answer(chain, api):

@@ -130,7 +130,7 @@ def test_a_revoked_file_is_not_verified(page, live_server, site, tmp_path):
     pick(page, live_server, path)
     assert page.inner_text("#verdict-title") == "Not verified"
     if page.locator("#reason").count():  # once the answer says why
-        assert "revoked" in page.inner_text("#reason")
+        assert "(revoked)" in page.inner_text("#reason")
     screenshot(page, "verify-revoked.png", tmp_path)
 
 
@@ -164,3 +164,36 @@ def test_keyboard_only_tab_to_the_hash_field_type_and_enter(page, live_server, s
     page.wait_for_url("**/verify/0x*")
     assert page.url == f"{live_server.url}/verify/{sha256_of(path)}"
     assert page.inner_text("#verdict-title") == "Verified"
+
+
+def test_a_dropped_file_is_checked_too(page, live_server, site):
+    text = "a contract, dropped"
+    document_hash = "0x" + hashlib.sha256(text.encode()).hexdigest()
+    site.attest(document_hash=document_hash)
+    site.settle()
+    page.goto(f"{live_server.url}/verify")
+    dropped = page.evaluate_handle("""(text) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], "contract.txt", {type: "text/plain"}));
+        return transfer;
+    }""", text)
+    page.dispatch_event("#drop", "drop", {"dataTransfer": dropped})
+    page.wait_for_url("**/verify/0x*", timeout=20_000)
+    assert page.url == f"{live_server.url}/verify/{document_hash}"
+    assert page.inner_text("#verdict-title") == "Verified"
+
+
+def test_on_a_phone_nothing_is_wider_than_the_screen(browser, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Hedy Lamarr")
+    site.attest(document_hash=sha256_of(path))
+    site.settle()
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        for url in ("/verify", f"/verify/{sha256_of(path)}"):
+            page.goto(live_server.url + url)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+        screenshot(page, "verify-verified-phone.png", tmp_path)
+    finally:
+        context.close()
