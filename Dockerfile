@@ -1,6 +1,12 @@
 # Production image: gunicorn serving config.wsgi; the same image runs the Celery worker, beat
 # and the one-shot `migrate`. nginx (deploy/nginx.conf, its own image) is the published front.
-# The EAS ABI is built by the code from the function signatures: no npm, no artifacts.
+# The EAS ABI is built by the code from the function signatures: no artifacts. npm only in the
+# first stage, for the verification page's @noble/hashes (scripts/web_assets.sh).
+
+FROM node:20-bookworm-slim AS web-assets
+WORKDIR /src
+COPY scripts/web_assets.sh scripts/
+RUN ./scripts/web_assets.sh && test -f verification/static/verification/vendor/noble-hashes/sha3.js
 
 FROM python:3.11-slim-bookworm AS base
 
@@ -19,6 +25,7 @@ COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
+COPY --from=web-assets /src/verification/static/verification/vendor verification/static/verification/vendor
 # collectstatic needs settings; DEBUG lets them load without a SECRET_KEY (none is kept).
 RUN DEBUG=true python manage.py collectstatic --no-input -v 0
 

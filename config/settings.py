@@ -249,6 +249,14 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"DOCUMENT_HASH_ALGORITHMS {exc}") from exc
 
+# The public verification page (/verify, verification/pages.py): no API key, limited per
+# client address ("COUNT/PERIOD" or "none"); PUBLIC_VERIFICATION=false answers 404 there.
+PUBLIC_VERIFICATION = env.strict_bool("PUBLIC_VERIFICATION", default=True)
+PUBLIC_VERIFICATION_RATE = env.rate("PUBLIC_VERIFICATION_RATE", default="60/min")
+# How many proxies in front set X-Forwarded-For (1 behind docker-compose.yml's nginx): the
+# limit counts the address the outermost one saw; 0 counts REMOTE_ADDR.
+PUBLIC_VERIFICATION_PROXIES = env.non_negative_int("PUBLIC_VERIFICATION_PROXIES", default=0)
+
 # /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
 # `transformer: superjson`; the most calls one batch may hold.
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
 
 from ops import health
 from ops.metrics import metrics_view
+from verification import pages as verification_pages
 from verification.api import urls as verification_urls
 
 urlpatterns = [
@@ -13,6 +14,10 @@ urlpatterns = [
     # The busiest routes early: Django tries the patterns in order.
     *verification_urls.urlpatterns,
     path("v1/", include("executors.api.urls")),
+    # The public verification page (HTML), before the catch-alls of the includes below.
+    path("", verification_pages.home, name="home"),
+    path("verify", verification_pages.verify_form, name="verify-page"),
+    path("verify/<str:document_hash>", verification_pages.verify_verdict, name="verify-verdict"),
     # The JSON view: the plain one renders YAML first, and our negotiation ignores Accept.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi"), name="docs"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the project needs on a fresh machine; safe to run again.
 # Installs uv (into .tools/ unless it is on PATH), the locked dependencies into .venv/,
-# and writes a .env with a random SECRET_KEY on first use.
+# the verification page's script library (scripts/web_assets.sh, from npm), and writes a .env
+# with a random SECRET_KEY on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ echo "==> Installing Python dependencies into .venv/ (uv sync --frozen)"
 "$UV" sync --frozen --quiet
 
 mkdir -p staticfiles   # STATIC_ROOT; the image fills it with collectstatic
+./scripts/web_assets.sh  # the verification page's @noble/hashes (npm), when npm is there
 
 if [ ! -f .env ]; then
   echo "==> Writing .env with a new random SECRET_KEY"

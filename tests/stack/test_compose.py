@@ -53,7 +53,11 @@ def test_images_are_pinned_to_a_version():
     assert postgres.startswith("postgres:17") and redis.startswith("redis:7.")
     stages = re.findall(r"^FROM (\S+)", (ROOT / "Dockerfile").read_text(), re.M)
     assert stages and all(pinned(image) for image in stages)
-    assert not any(image.startswith("node") for image in stages)  # no npm at build or run
+    # npm only in the build stage of the verification page's library, never in what runs.
+    assert [image for image in stages if image.startswith("node")] == ["node:20-bookworm-slim"]
+    assert not stages[-1].startswith("node")
+    assert "COPY --from=web-assets /src/verification/static/verification/vendor" in (
+        ROOT / "Dockerfile").read_text()
 
 
 def test_the_image_leaves_out_tests_benchmarks_docs_and_local_state():

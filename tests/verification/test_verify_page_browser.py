@@ -1,0 +1,199 @@
+"""The public verification page in a real browser: Debian's Chromium driven by Playwright
+(no browser of Playwright's own), against a live server over a real anvil chain whose EAS
+attestations the project's indexer has read. Files are hashed by the page's script (Web
+Crypto SHA-256, @noble/hashes keccak-256) and never sent. The verdicts are saved as
+screenshots: under docs/screenshots/ (linked from the README) with VERIFY_SCREENSHOTS=1,
+else in a temporary folder, so that a test run leaves the checkout as it was."""
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from eth_utils import keccak
+
+from tests.conftest import missing
+from tests.verification.test_verify_e2e import Site, make_site
+
+pytestmark = [pytest.mark.chain, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+NOBLE = ROOT / "verification" / "static" / "verification" / "vendor" / "noble-hashes" / "sha3.js"
+EXPLORER = "https://explorer.example"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        missing("chromium is not installed", "run scripts/client_tools.sh as root")
+    if not NOBLE.exists():
+        missing("@noble/hashes is not installed", "run scripts/web_assets.sh (needs npm)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, which Django takes
+    # for async code and refuses the ORM in; there is no async code of ours here.
+    patch = pytest.MonkeyPatch()
+    patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with patch.context(), sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+    patch.undo()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 820, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def site(eas_chain, executor_key) -> Site:
+    """Chain 31337 with an explorer, and an executor registered as "executor-1"."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_X_API_KEY=executor_key)
+    eas_chain.chain.name, eas_chain.chain.explorer_url = "Anvil Local", EXPLORER
+    eas_chain.chain.save()
+    return make_site(eas_chain.node, eas_chain.chain, client)
+
+
+def a_file(tmp_path, text: str) -> Path:
+    path = tmp_path / "diploma.pdf"
+    path.write_bytes(f"%PDF-1.4 a diploma for {text}\n".encode())
+    return path
+
+
+def sha256_of(path: Path) -> str:
+    return "0x" + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def pick(page, live_server, path: Path):
+    """Open /verify, pick `path` with the file input, and wait for the verdict's page."""
+    page.goto(f"{live_server.url}/verify")
+    page.set_input_files("#file", str(path))
+    page.wait_for_url("**/verify/0x*", timeout=20_000)
+
+
+def screenshot(page, name: str, tmp_path: Path):
+    folder = SCREENSHOTS if os.environ.get("VERIFY_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / name), full_page=True)
+
+
+def test_an_attested_file_verifies_with_its_attester_and_explorer_link(page, live_server, site,
+                                                                     tmp_path):
+    path = a_file(tmp_path, "Ada Lovelace")
+    bound = site.attest(document_hash=sha256_of(path))
+    site.settle()
+    pick(page, live_server, path)
+    assert page.url == f"{live_server.url}/verify/{sha256_of(path)}"
+    assert page.inner_text("#verdict-title") == "Verified"
+    assert page.inner_text("#attester") == f"executor-1 ({site.node.sender.lower()})"
+    assert page.inner_text("#chain") == "Anvil Local (id 31337)"
+    assert page.get_attribute("#tx-link", "href") == f"{EXPLORER}/tx/{bound.tx_hash}"
+    assert page.get_attribute("#verdict", "aria-live") == "polite"
+    screenshot(page, "verify-verified.png", tmp_path)
+
+
+def test_a_file_attested_with_its_keccak_256_verifies(page, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Grace Hopper")
+    keccak_hash = "0x" + keccak(path.read_bytes()).hex()
+    site.attest(document_hash=keccak_hash)
+    site.settle()
+    pick(page, live_server, path)
+    assert page.url == f"{live_server.url}/verify/{keccak_hash}"
+    assert page.inner_text("#verdict-title") == "Verified"
+
+
+def test_an_unknown_file_is_not_verified(page, live_server, site, tmp_path):
+    path = a_file(tmp_path, "nobody")
+    pick(page, live_server, path)
+    assert page.url == f"{live_server.url}/verify/{sha256_of(path)}"  # the default's
+    assert page.inner_text("#verdict-title") == "Not verified"
+    assert page.locator("#attester").count() == 0
+    screenshot(page, "verify-unknown.png", tmp_path)
+
+
+def test_a_revoked_file_is_not_verified(page, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Alan Turing")
+    bound = site.attest(document_hash=sha256_of(path), revocable=True)
+    site.settle()
+    site.revoke(bound)
+    site.settle()
+    pick(page, live_server, path)
+    assert page.inner_text("#verdict-title") == "Not verified"
+    if page.locator("#reason").count():  # once the answer says why
+        assert "(revoked)" in page.inner_text("#reason")
+    screenshot(page, "verify-revoked.png", tmp_path)
+
+
+def test_the_shareable_url_renders_without_javascript(browser, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Emmy Noether")
+    site.attest(document_hash=sha256_of(path))
+    site.settle()
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/verify/{sha256_of(path)}")
+        assert page.inner_text("#verdict-title") == "Verified"
+        assert page.inner_text("#attester").startswith("executor-1")
+        assert not page.is_visible("#file")  # the picker needs the script; pasting does not
+    finally:
+        context.close()
+
+
+def test_keyboard_only_tab_to_the_hash_field_type_and_enter(page, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Katherine Johnson")
+    site.attest(document_hash=sha256_of(path))
+    site.settle()
+    page.goto(f"{live_server.url}/verify")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "hash":
+            break
+    assert page.evaluate("document.activeElement.id") == "hash"
+    page.keyboard.type(sha256_of(path).upper().replace("0X", "0x"))
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/verify/0x*")
+    assert page.url == f"{live_server.url}/verify/{sha256_of(path)}"
+    assert page.inner_text("#verdict-title") == "Verified"
+
+
+def test_a_dropped_file_is_checked_too(page, live_server, site):
+    text = "a contract, dropped"
+    document_hash = "0x" + hashlib.sha256(text.encode()).hexdigest()
+    site.attest(document_hash=document_hash)
+    site.settle()
+    page.goto(f"{live_server.url}/verify")
+    dropped = page.evaluate_handle("""(text) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], "contract.txt", {type: "text/plain"}));
+        return transfer;
+    }""", text)
+    page.dispatch_event("#drop", "drop", {"dataTransfer": dropped})
+    page.wait_for_url("**/verify/0x*", timeout=20_000)
+    assert page.url == f"{live_server.url}/verify/{document_hash}"
+    assert page.inner_text("#verdict-title") == "Verified"
+
+
+def test_on_a_phone_nothing_is_wider_than_the_screen(browser, live_server, site, tmp_path):
+    path = a_file(tmp_path, "Hedy Lamarr")
+    site.attest(document_hash=sha256_of(path))
+    site.settle()
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        for url in ("/verify", f"/verify/{sha256_of(path)}"):
+            page.goto(live_server.url + url)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+        screenshot(page, "verify-verified-phone.png", tmp_path)
+    finally:
+        context.close()

@@ -1,0 +1,126 @@
+"""The public verification page (docs/api.md, "The public verification page").
+
+`/verify`: a form to paste a hash, and a file picker that verify.js makes work: the file is
+hashed in the browser and never sent. `/verify/0x<hash>`: the verdict rendered on the server,
+a shareable URL that needs no JavaScript; `?format=json` gives the API's own answer
+(`POST /v1/verify`), which the script reads. No API key; limited per client address
+(verification/public_limit.py); PUBLIC_VERIFICATION=false answers 404.
+
+The page shows only what verify_document answers, plus the names of what that answer points
+at (the chain's name and explorer, the attester's registered name).
+"""
+
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_safe
+
+from core.document_hash import accepted_algorithms
+from core.lean import answer
+from core.problems import problem_response
+from core.validators import InvalidHex, normalize_bytes32
+from executors.models import Executor
+from registry.models import Chain
+from verification.api.serializers import VerifyResponseSerializer
+from verification.metrics import count_verify
+from verification.public_limit import wait_seconds
+from verification.services import verify_document
+
+# What each reason of the verify answer (`reason`, when it has one) tells a person.
+REASON_TEXT = {
+    "not_found": "No attestation of this document is known.",
+    "chain_inactive": "It was attested on a chain that is not active here.",
+    "untrusted_attester": "It was attested, but not by an attester trusted on that chain.",
+    "expired": "Its attestation has expired.",
+    "revoked": "Its attestation was revoked by the attester.",
+    "not_final": "It was attested, but the attestation does not have enough confirmations "
+                 "yet; try again in a few minutes.",
+}
+MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f)."
+
+
+def _normalise(value: str) -> str:
+    """The hash as the API takes it, from what a person pastes (spaces, 0X, capitals)."""
+    value = value.strip()
+    if value.startswith("0X"):
+        value = "0x" + value[2:]
+    return normalize_bytes32(value)
+
+
+def _switched_on():
+    if not settings.PUBLIC_VERIFICATION:
+        raise Http404("The public verification page is switched off.")
+
+
+def _form_context(**extra) -> dict:
+    return {"algorithms": accepted_algorithms(), **extra}
+
+
+@require_safe
+def home(request):
+    _switched_on()
+    return redirect("verify-page")
+
+
+@require_safe
+def verify_form(request):
+    """The form; `?hash=` (its submission without JavaScript) leads to the verdict's URL."""
+    _switched_on()
+    pasted = request.GET.get("hash")
+    if pasted is None:
+        return render(request, "verification/verify.html", _form_context())
+    try:
+        document_hash = _normalise(pasted)
+    except InvalidHex:
+        return render(request, "verification/verify.html",
+                      _form_context(error=MALFORMED, pasted=pasted), status=400)
+    return redirect("verify-verdict", document_hash=document_hash)
+
+
+@require_safe
+def verify_verdict(request, document_hash: str):
+    """The verdict of one hash, as a page or (`?format=json`) as the API answers it."""
+    _switched_on()
+    as_json = request.GET.get("format") == "json"
+    wait = wait_seconds(request)
+    if wait is not None:
+        detail = f"Too many verifications from your address; try again in {wait} seconds."
+        if as_json:
+            response = problem_response(429, detail=detail)
+        else:
+            response = render(request, "verification/verify.html",
+                              _form_context(error=detail), status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    try:
+        normalised = _normalise(document_hash)
+    except InvalidHex:
+        if as_json:
+            return problem_response(400, detail=MALFORMED)
+        return render(request, "verification/verify.html",
+                      _form_context(error=MALFORMED, pasted=document_hash), status=400)
+    result = verify_document(normalised)
+    count_verify("verified" if result.verified else "not_verified")
+    if as_json:
+        return answer(VerifyResponseSerializer, result)
+    reason = getattr(result, "reason", None)  # once the answer says why
+    return render(request, "verification/verdict.html", _form_context(
+        document_hash=normalised, result=result, reason=reason,
+        reason_text=REASON_TEXT.get(reason, ""),
+        **_names(result)))
+
+
+def _names(result) -> dict:
+    """What the answer's chain id and attester are called: the chain's name and explorer
+    links, the attester's name when an executor of that chain with that address has one."""
+    if not result.verified:
+        return {}
+    chain = Chain.objects.filter(pk=result.chain_id).first()
+    attester_name = (Executor.objects.filter(chain_id=result.chain_id, address=result.attester)
+                     .exclude(name="").values_list("name", flat=True).first())
+    explorer = (chain.explorer_url.rstrip("/") if chain and chain.explorer_url else "")
+    return {
+        "chain_name": chain.name if chain else f"chain {result.chain_id}",
+        "attester_name": attester_name,
+        "tx_url": f"{explorer}/tx/{result.tx_hash}" if explorer and result.tx_hash else "",
+    }
