@@ -3,7 +3,7 @@
 # The EAS ABI is built by the code from the function signatures: no artifacts. npm only in the
 # first stage, for the verification page's @noble/hashes (scripts/web_assets.sh).
 
-FROM node:20-bookworm-slim AS web-assets
+FROM node:24-bookworm-slim AS web-assets
 WORKDIR /src
 COPY scripts/web_assets.sh scripts/
 RUN ./scripts/web_assets.sh && test -f verification/static/verification/vendor/noble-hashes/sha3.js

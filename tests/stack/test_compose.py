@@ -54,7 +54,7 @@ def test_images_are_pinned_to_a_version():
     stages = re.findall(r"^FROM (\S+)", (ROOT / "Dockerfile").read_text(), re.M)
     assert stages and all(pinned(image) for image in stages)
     # npm only in the build stage of the verification page's library, never in what runs.
-    assert [image for image in stages if image.startswith("node")] == ["node:20-bookworm-slim"]
+    assert [image for image in stages if image.startswith("node")] == ["node:24-bookworm-slim"]
     assert not stages[-1].startswith("node")
     assert "COPY --from=web-assets /src/verification/static/verification/vendor" in (
         ROOT / "Dockerfile").read_text()
