@@ -167,7 +167,10 @@ def test_a_reorganised_binding_is_queued_bound_again_and_confirmed_once(
     settle(bound_chain)
     again = Workflow.objects.get(pk=first.pk)
     assert again.state == "confirmed"
-    assert again.tx_hashes[0] == first.tx_hash and len(again.tx_hashes) == 2
+    # Sent again after the revert with the same nonce, data and (often) the same fees, the
+    # transaction can be byte for byte the first one, hash included: each hash once.
+    assert again.tx_hashes[0] == first.tx_hash and len(again.tx_hashes) in (1, 2)
+    assert len(set(again.tx_hashes)) == len(again.tx_hashes)
     (attestation,) = Attestation.objects.filter(document_hash=DOCUMENT)
     assert again.attestation_uid == attestation.uid
     assert [t.to_state for t in again.transitions.all()][-5:] == [
