@@ -25,18 +25,26 @@ class KeyRateThrottle(BaseThrottle):
         rate = settings.API_RATE_LIMITS.get(getattr(holder, "scope", None))
         if holder is None or rate is None:
             return True
-        limit, period = rate
-        now = time.time()
-        window = int(now // period)
-        name = f"throttle:{holder.prefix}:{period}:{window}"
-        try:
-            cache.add(name, 0, timeout=period + 1)
-            count = cache.incr(name)
-        except Exception as exc:  # the cache is down: serve rather than fail (fail open)
-            logger.warning("Rate limit not checked, the cache failed: %s", type(exc).__name__)
-            return True
-        self.wait_seconds = max(1, math.ceil((window + 1) * period - now))
-        return count <= limit
+        self.wait_seconds = over_limit(f"throttle:{holder.prefix}", rate)
+        return self.wait_seconds is None
 
     def wait(self):
         return getattr(self, "wait_seconds", None)
+
+
+def over_limit(name: str, rate: tuple[int, int]) -> int | None:
+    """Count one request of `name` against `rate` (limit, period in seconds) in a fixed
+    window, one atomic `cache.incr`: None while within it, else the seconds until the next
+    window. The cache down: None (serve rather than fail: fail open)."""
+    limit, period = rate
+    now = time.time()
+    window = int(now // period)
+    key = f"{name}:{period}:{window}"
+    try:
+        cache.add(key, 0, timeout=period + 1)
+        count = cache.incr(key)
+    except Exception as exc:
+        logger.warning("Rate limit of %s not checked, the cache failed: %s",
+                       name.split(":")[0], type(exc).__name__)
+        return None
+    return None if count <= limit else max(1, math.ceil((window + 1) * period - now))

@@ -1,18 +1,12 @@
 """The public verification page's rate limit: per client address, over the shared cache.
 
 The API's limit (core/throttling.py) is per key; the page has no key, so it counts the
-client's address instead, in the same way: a fixed window, one atomic `cache.incr` per
-request, fail open when the cache is down.
+client's address instead, with the same counter (`core.throttling.over_limit`).
 """
 
-import logging
-import math
-import time
-
 from django.conf import settings
-from django.core.cache import cache
 
-logger = logging.getLogger(__name__)
+from core.throttling import over_limit
 
 
 def client_address(request) -> str:
@@ -34,16 +28,4 @@ def wait_seconds(request) -> int | None:
     rate = settings.PUBLIC_VERIFICATION_RATE
     if rate is None:
         return None
-    limit, period = rate
-    now = time.time()
-    window = int(now // period)
-    name = f"page-throttle:{client_address(request)}:{period}:{window}"
-    try:
-        cache.add(name, 0, timeout=period + 1)
-        count = cache.incr(name)
-    except Exception as exc:  # the cache is down: serve rather than fail (fail open)
-        logger.warning("Page rate limit not checked, the cache failed: %s", type(exc).__name__)
-        return None
-    if count <= limit:
-        return None
-    return max(1, math.ceil((window + 1) * period - now))
+    return over_limit(f"page-throttle:{client_address(request)}", rate)

@@ -19,31 +19,39 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from core.db import run_hot
 from verification.reasons import RANK, VALID
 
+# The pieces both queries share. Confirmations: blocks from the record's to the head its
+# cursor last saw, both included (0 while unknown; attestations/confirmations.py). Trust: an
+# executor registered on the chain unless its trust was revoked, else an address an
+# administrator added (each a probe of a unique index).
+_CONFIRMATIONS = """CASE WHEN cur.head_block >= a.block_number
+            THEN cur.head_block - a.block_number + 1 ELSE 0 END"""
+_TRUSTED = """COALESCE(
+        (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
+         WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
+        (SELECT TRUE FROM executors_trustedattester t
+         WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
+        FALSE)"""
+_ROW = f"""a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
+       {_CONFIRMATIONS} AS confirmations"""
+_OF_THE_DOCUMENT = """FROM attestations_attestation a
+JOIN registry_chain c ON c.chain_id = a.chain_id
+LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
+WHERE a.document_hash = %(document_hash)s
+  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)"""
+
 # The rules, in order: this document; this chain, if one was asked for; an active chain;
 # not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
 # there unless its trust was revoked, else an address an administrator added; each a probe
 # of a unique index); at least the chain's confirmations, counted from the head its
 # deployment's index cursor last saw (0 while unknown). The earliest such row answers, in the
 # order of attestation_document_idx, so that the first valid row ends the scan.
-VERIFICATION_SQL = """SELECT a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
-       CASE WHEN cur.head_block >= a.block_number
-            THEN cur.head_block - a.block_number + 1 ELSE 0 END AS confirmations
-FROM attestations_attestation a
-JOIN registry_chain c ON c.chain_id = a.chain_id
-LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
-WHERE a.document_hash = %(document_hash)s
-  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+VERIFICATION_SQL = f"""SELECT {_ROW}
+{_OF_THE_DOCUMENT}
   AND c.status = 'active'
   AND a.revocation_time IS NULL
   AND (a.expiration_time IS NULL OR a.expiration_time > %(now)s)
-  AND COALESCE(
-        (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
-         WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
-        (SELECT TRUE FROM executors_trustedattester t
-         WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
-        FALSE)
-  AND CASE WHEN cur.head_block >= a.block_number
-           THEN cur.head_block - a.block_number + 1 ELSE 0 END >= c.confirmations
+  AND {_TRUSTED}
+  AND {_CONFIRMATIONS} >= c.confirmations
 ORDER BY a.time, a.chain_id, a.block_number, a.log_index
 LIMIT 1
 """
@@ -52,41 +60,33 @@ LIMIT 1
 def earliest_valid(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
     """The row of the earliest valid attestation of `document_hash` (uid, time, chain id,
     attester, schema uid, tx hash, block number, confirmations), or None."""
+    return _fetch(VERIFICATION_SQL, document_hash, chain_id, now)
+
+
+def _fetch(sql: str, document_hash: str, chain_id: int | None, now: datetime) -> tuple | None:
     db = connections[DEFAULT_DB_ALIAS]
     # As a DateTimeField stores it (PostgreSQL: as is; SQLite: UTC text).
     params = {"document_hash": document_hash, "chain_id": chain_id,
               "now": db.ops.adapt_datetimefield_value(now)}
-    row = run_hot(VERIFICATION_SQL, params, fetch=True)
-    if row is not None and row[1].tzinfo is None:  # SQLite stores UTC without a zone
-        row = (row[0], row[1].replace(tzinfo=UTC), *row[2:])
-    return row
-
+    row = run_hot(sql, params, fetch=True)
+    if row is None:
+        return None
+    # SQLite stores UTC without a zone: the time gets it back.
+    return tuple(value.replace(tzinfo=UTC) if isinstance(value, datetime)
+                 and value.tzinfo is None else value for value in row)
 
 # Only on a miss: every attestation of the document (on the asked chain), each ranked by its
 # first failing rule (verification/reasons.py), the most telling first; ties go to the
 # earliest. An attestation that turned valid since the hot query ran ranks VALID and
 # answers as it would have. Its ORM reference: verification.services.reason_query.
 REASON_SQL = f"""SELECT CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
-            WHEN NOT COALESCE(
-                   (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
-                    WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
-                   (SELECT TRUE FROM executors_trustedattester t
-                    WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
-                   FALSE) THEN {RANK["untrusted_attester"]}
+            WHEN NOT {_TRUSTED} THEN {RANK["untrusted_attester"]}
             WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
             WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
-            WHEN CASE WHEN cur.head_block >= a.block_number
-                      THEN cur.head_block - a.block_number + 1 ELSE 0 END < c.confirmations
-                 THEN {RANK["not_final"]}
+            WHEN {_CONFIRMATIONS} < c.confirmations THEN {RANK["not_final"]}
             ELSE {VALID} END AS reason_rank,
-       a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
-       CASE WHEN cur.head_block >= a.block_number
-            THEN cur.head_block - a.block_number + 1 ELSE 0 END AS confirmations
-FROM attestations_attestation a
-JOIN registry_chain c ON c.chain_id = a.chain_id
-LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
-WHERE a.document_hash = %(document_hash)s
-  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+       {_ROW}
+{_OF_THE_DOCUMENT}
 ORDER BY reason_rank DESC, a.time, a.chain_id, a.block_number, a.log_index
 LIMIT 1
 """
@@ -95,10 +95,4 @@ LIMIT 1
 def most_telling(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
     """(rank, then the row as `earliest_valid` gives it) of the document's most telling
     attestation, or None when it has none."""
-    db = connections[DEFAULT_DB_ALIAS]
-    params = {"document_hash": document_hash, "chain_id": chain_id,
-              "now": db.ops.adapt_datetimefield_value(now)}
-    row = run_hot(REASON_SQL, params, fetch=True)
-    if row is not None and row[2].tzinfo is None:  # SQLite stores UTC without a zone
-        row = (row[0], row[1], row[2].replace(tzinfo=UTC), *row[3:])
-    return row
+    return _fetch(REASON_SQL, document_hash, chain_id, now)
