@@ -25,3 +25,18 @@ def attest_by_the_executor(chain, **fields):
     schema = SchemaFactory(deployment__chain=chain)
     fields = {"attester": EXECUTOR, "block_number": 900, **fields}
     return AttestationFactory(schema=schema, **fields)
+
+
+def query_plan(sql: str, params: dict) -> str:
+    """What the database's planner would do with `sql` over the few rows of a test (told
+    to analyse them, and on PostgreSQL not to prefer a sequential scan of so few)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE attestations_attestation")
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql, params)
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        return "\n".join(str(row) for row in cursor.fetchall())

@@ -5,11 +5,10 @@ each rule decides some document. Runs on PostgreSQL and on SQLite (scripts/test.
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from tests.factories import ExecutorFactory, TrustedAttesterFactory
-from tests.verification.conftest import attest_by_the_executor, indexed_chain
+from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
 from verification.services import verification_query
 from verification.sql import VERIFICATION_SQL, earliest_valid
 
@@ -123,14 +122,7 @@ def test_the_sql_finds_the_row_its_orm_reference_finds(dataset, now):
 
 def test_the_sql_uses_the_document_hash_index_in_its_order(dataset):
     params = {"document_hash": document("valid"), "chain_id": None, "now": NOW}
-    with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
-        cursor.execute("ANALYZE attestations_attestation")
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("EXPLAIN " + VERIFICATION_SQL, params)
-        else:
-            cursor.execute("EXPLAIN QUERY PLAN " + VERIFICATION_SQL, params)
-        plan = "\n".join(str(row) for row in cursor.fetchall())
+    plan = query_plan(VERIFICATION_SQL, params)
     assert "attestation_document_idx" in plan, plan
     assert "hashed SubPlan" not in plan, plan
     assert "Sort" not in plan and "ORDER BY" not in plan, plan

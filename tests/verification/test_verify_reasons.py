@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from registry.models import Chain
-from tests.verification.conftest import attest_by_the_executor, indexed_chain
+from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
 from tests.verification.test_verification_sql import (  # noqa: F401 - the dataset fixture
     EXPECTED,
     NOW,
@@ -239,19 +239,10 @@ def test_the_reason_is_documented_in_the_openapi_schema(anon):
 
 
 def test_the_reason_sql_reads_the_document_hash_index(dataset):  # noqa: F811
-    from django.db import connection
-
     from verification.sql import REASON_SQL
 
     params = {"document_hash": document("valid"), "chain_id": None, "now": NOW}
-    with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
-        cursor.execute("ANALYZE attestations_attestation")
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("EXPLAIN " + REASON_SQL, params)
-        else:
-            cursor.execute("EXPLAIN QUERY PLAN " + REASON_SQL, params)
-        plan = "\n".join(str(row) for row in cursor.fetchall())
+    plan = query_plan(REASON_SQL, params)
     assert "attestation_document_idx" in plan, plan
     assert "hashed SubPlan" not in plan, plan
 
