@@ -12,6 +12,9 @@ from eth_abi.grammar import parse as parse_type
 
 ZERO_ADDRESS = "0x" + "00" * 20
 ZERO_UID = "0x" + "00" * 32
+# The 4-byte selector of getAttestation(bytes32): keccak-256 of the signature's first bytes
+# (tests/attestations/test_eas_abi.py computes it); calldata is it + the uid's 32 bytes.
+GET_ATTESTATION_SELECTOR = "0xa3112a64"
 
 
 def _abi_type(node) -> dict:

@@ -142,13 +142,40 @@ def answer(serializer_class, instance) -> HttpResponse:
     """`Response(serializer_class(instance).data)` as DRF renders it with the API's renderer
     (camelCase keys, compact UTF-8 JSON), written at once; DRF passes a plain response
     through and still adds its headers."""
-    data = write_answer(serializer_class, instance)
-    if all(type(value) in _PLAIN for value in data.values()):
-        text = _ENCODER.encode({_camel(key): value for key, value in data.items()})
-        body = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
-    else:
+    return _json_response(write_answer(serializer_class, instance))
+
+
+def _json_response(data) -> HttpResponse:
+    """`data` rendered as the API's renderer renders it: written at once when it is made of
+    JSON's own types (dicts with string keys, lists, plain values), else by the renderer."""
+    plain = _camelized(data)
+    if plain is None:
         body = _RENDERER.render(data)
+    else:
+        text = _ENCODER.encode(plain)
+        body = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
     return HttpResponse(body, content_type=_RENDERER.media_type)
+
+
+def _camelized(value):
+    """`value` with camelCase keys as the renderer writes them, or None when it holds
+    anything but JSON's own types (then the renderer decides how to write it)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        camel = {}
+        for key, item in value.items():
+            item = _camelized(item)
+            if type(key) is not str or (item is None and value[key] is not None):
+                return None
+            camel[_camel(key)] = item
+        return camel
+    if kind is list:
+        items = [_camelized(item) for item in value]
+        return None if any(new is None and old is not None
+                           for new, old in zip(items, value)) else items
+    return None
 
 
 _PARSER = JSONParser()

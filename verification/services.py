@@ -36,8 +36,9 @@ from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations.confirmations import confirmations as count_confirmations
+from attestations.indexer.events import ATTESTED
 from attestations.models import Attestation
-from core.eas_abi import ZERO_UID, eas_abi
+from core.eas_abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
@@ -52,6 +53,9 @@ logger = logging.getLogger(__name__)
 LIVE_CANDIDATES = 10
 # Earliest first; the rest only breaks ties (two chains, one second).
 EARLIEST = ("time", "chain_id", "block_number", "log_index")
+# A verified answer's row, in the order of Verification's fields after `verified`.
+ROW = ("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash", "block_number",
+       "confirmations", "block_hash", "log_index", "deployment__address")
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,22 @@ class Verification:
     tx_hash: str | None = None
     block_number: int | None = None
     confirmations: int | None = None
+    # The rest of the evidence a third party needs to re-check a verified answer on the
+    # chain (docs/verify-yourself.md): where the Attested log is, and the EAS contract.
+    block_hash: str | None = None
+    log_index: int | None = None
+    eas_address: str | None = None
     reason: str | None = None  # why not, when not verified (verification/reasons.py)
+    document_hash: str | None = None  # named by a batch's answers only
+
+    @property
+    def get_attestation_call(self) -> dict | None:
+        """The eth_call that reads the attestation from its EAS contract: `to` and `data`
+        as eth_call takes them, so that anyone can ask the chain rather than us."""
+        if self.eas_address is None or self.attestation_id is None:
+            return None
+        return {"to": self.eas_address,
+                "data": GET_ATTESTATION_SELECTOR + self.attestation_id[2:]}
 
 
 NOT_VERIFIED = Verification(verified=False, reason=reasons.NOT_FOUND)
@@ -115,8 +134,7 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
         .filter(revocation_time__isnull=True)
         .with_confirmations()
         .filter(confirmations__gte=F("chain__confirmations"))
-        .values_list("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash",
-                     "block_number", "confirmations")[:1]
+        .values_list(*ROW)[:1]
     )
 
 
@@ -147,8 +165,7 @@ def reason_query(document_hash: str, *, chain_id: int | None = None, now: dateti
     return (
         ranked(document_hash, chain_id=chain_id, now=now)
         .order_by("-rank", *EARLIEST)
-        .values_list("rank", "uid", "time", "chain_id", "attester", "schema_uid", "tx_hash",
-                     "block_number", "confirmations")[:1]
+        .values_list("rank", *ROW)[:1]
     )
 
 
@@ -260,4 +277,19 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
         timestamp=datetime.fromtimestamp(time, UTC), chain_id=attestation.chain_id,
         attester=attester.lower(), schema_id="0x" + schema.hex(), tx_hash=attestation.tx_hash,
         block_number=receipt["blockNumber"], confirmations=confirmations,
+        block_hash="0x" + bytes(receipt["blockHash"]).hex(),
+        log_index=_attested_log_index(receipt, attestation), eas_address=eas.address.lower(),
     )
+
+
+def _attested_log_index(receipt, attestation: Attestation) -> int:
+    """Where the receipt holds the attestation's Attested log (emitted by its EAS contract,
+    the uid as the log's data): the chain's position, which a reorganisation that re-mined
+    the transaction may have moved; the index's when no log matches."""
+    uid = bytes.fromhex(attestation.uid[2:])
+    for log in receipt["logs"]:
+        topics = log["topics"]
+        if (log["address"].lower() == attestation.deployment.address and topics
+                and "0x" + bytes(topics[0]).hex() == ATTESTED and bytes(log["data"])[:32] == uid):
+            return log["logIndex"]
+    return attestation.log_index

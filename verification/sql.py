@@ -31,10 +31,13 @@ _TRUSTED = """COALESCE(
         (SELECT TRUE FROM executors_trustedattester t
          WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
         FALSE)"""
+# verification.services.ROW: a verified answer, evidence included (the EAS contract's
+# address is its deployment's, one primary-key probe).
 _ROW = f"""a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
-       {_CONFIRMATIONS} AS confirmations"""
+       {_CONFIRMATIONS} AS confirmations, a.block_hash, a.log_index, d.address"""
 _OF_THE_DOCUMENT = """FROM attestations_attestation a
 JOIN registry_chain c ON c.chain_id = a.chain_id
+JOIN registry_deployment d ON d.id = a.deployment_id
 LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
 WHERE a.document_hash = %(document_hash)s
   AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)"""
@@ -58,8 +61,8 @@ LIMIT 1
 
 
 def earliest_valid(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
-    """The row of the earliest valid attestation of `document_hash` (uid, time, chain id,
-    attester, schema uid, tx hash, block number, confirmations), or None."""
+    """The row of the earliest valid attestation of `document_hash` (as
+    verification.services.ROW lists it), or None."""
     return _fetch(VERIFICATION_SQL, document_hash, chain_id, now)
 
 

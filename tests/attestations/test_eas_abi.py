@@ -13,7 +13,7 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
-from core.eas_abi import eas_abi, schema_registry_abi
+from core.eas_abi import GET_ATTESTATION_SELECTOR, eas_abi, schema_registry_abi
 from executor_client import ReferenceExecutor, ServiceClient
 from tests.bindings.conftest import bind
 from tests.conftest import make_key, missing
@@ -60,6 +60,11 @@ def test_the_built_in_abi_is_the_contracts_own(name, built_in):
         wire_id = (function_abi_to_4byte_selector if entry["type"] == "function"
                    else event_abi_to_log_topic)
         assert wire_id(entry) == wire_id(theirs)
+
+
+def test_the_get_attestation_selector_is_the_contracts_own():
+    (entry,) = [e for e in artifact_abi("EAS") if e.get("name") == "getAttestation"]
+    assert "0x" + function_abi_to_4byte_selector(entry).hex() == GET_ATTESTATION_SELECTOR
 
 
 @pytest.mark.chain

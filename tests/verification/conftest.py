@@ -9,6 +9,20 @@ from tests.factories import (
 )
 
 EXECUTOR = "0x" + "e1" * 20
+# The answer of a hash that does not verify: every field null but `verified` and `reason`.
+NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
+                "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
+                "confirmations": None, "blockHash": None, "logIndex": None,
+                "easAddress": None, "getAttestationCall": None, "reason": "not_found"}
+
+
+def not_verified(reason: str) -> dict:
+    return {**NOT_VERIFIED, "reason": reason}
+
+
+def get_attestation_call(eas_address: str, uid: str) -> dict:
+    """The eth_call a verified answer names: getAttestation(uid) on its EAS contract."""
+    return {"to": eas_address, "data": "0xa3112a64" + uid[2:]}
 
 
 def indexed_chain(head_block: int | None = 1000, **fields):

@@ -18,7 +18,14 @@ from executors.models import ExecutorStatus
 from registry.models import Chain
 from tests.conftest import assert_problem, make_key
 from tests.factories import ExecutorFactory, IndexCursorFactory, TrustedAttesterFactory
-from tests.verification.conftest import EXECUTOR, attest_by_the_executor, indexed_chain
+from tests.verification.conftest import (
+    EXECUTOR,
+    NOT_VERIFIED,
+    attest_by_the_executor,
+    get_attestation_call,
+    indexed_chain,
+    not_verified,
+)
 from verification.services import verify_document
 from verification.sql import REASON_SQL, VERIFICATION_SQL
 
@@ -27,13 +34,6 @@ pytestmark = pytest.mark.django_db
 URL = "/v1/verify"
 OTHER = "0x" + "0b" * 20
 HASH = "0x" + "d0" * 32
-NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
-                "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
-                "confirmations": None, "reason": "not_found"}
-
-
-def not_verified(reason: str) -> dict:
-    return {**NOT_VERIFIED, "reason": reason}
 
 
 def iso(moment) -> str:
@@ -71,6 +71,10 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "verified": True, "attestationId": attestation.uid, "timestamp": iso(attestation.time),
         "chainId": 31337, "attester": EXECUTOR, "schemaId": attestation.schema_uid,
         "txHash": attestation.tx_hash, "blockNumber": 950, "confirmations": 51,
+        "blockHash": attestation.block_hash, "logIndex": attestation.log_index,
+        "easAddress": attestation.deployment.address,
+        "getAttestationCall": get_attestation_call(attestation.deployment.address,
+                                                   attestation.uid),
         "reason": None,
     }
 

@@ -15,19 +15,13 @@ from executors.sweep import executor_leases_expire
 from registry.models import Chain
 from tests.conftest import EasNode, assert_problem, deploy_eas_on
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
+from tests.verification.conftest import get_attestation_call, not_verified
 from verification.services import verify_document
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db]
 
 DOCUMENT_SCHEMA = "bytes32 documentHash"
 HASH = "0x" + "d0c5" * 16
-NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
-                "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
-                "confirmations": None, "reason": "not_found"}
-
-
-def not_verified(reason: str) -> dict:
-    return {**NOT_VERIFIED, "reason": reason}
 
 
 @dataclass
@@ -38,6 +32,8 @@ class Bound:
     tx_hash: str
     block_number: int
     time: datetime
+    block_hash: str
+    log_index: int  # of its Attested log, the one log the EAS contract emits for it
 
 
 @dataclass
@@ -55,8 +51,11 @@ class Site:
                                             schema_uid=self.schema_uid, data=data,
                                             sender=sender or self.node.sender, **kwargs)
         block = w3.eth.get_block(receipt["blockNumber"])
+        (log_index,) = [log["logIndex"] for log in receipt["logs"]
+                        if log["address"].lower() == self.node.deployment.eas.lower()]
         return Bound(uid, "0x" + receipt["transactionHash"].hex(), receipt["blockNumber"],
-                     datetime.fromtimestamp(block["timestamp"], UTC))
+                     datetime.fromtimestamp(block["timestamp"], UTC),
+                     "0x" + receipt["blockHash"].hex(), log_index)
 
     def revoke(self, bound: Bound, sender=None):
         eas_contracts.revoke(self.node.w3, self.node.deployment.eas, schema_uid=self.schema_uid,
@@ -139,6 +138,9 @@ def test_an_attestation_by_a_registered_executor_verifies_with_its_uid_time_and_
         "timestamp": bound.time.strftime("%Y-%m-%dT%H:%M:%SZ"), "chainId": 31337,
         "attester": site.node.sender, "schemaId": site.schema_uid, "txHash": bound.tx_hash,
         "blockNumber": bound.block_number, "confirmations": head - bound.block_number + 1,
+        "blockHash": bound.block_hash, "logIndex": bound.log_index,
+        "easAddress": site.node.deployment.eas.lower(),
+        "getAttestationCall": get_attestation_call(site.node.deployment.eas.lower(), bound.uid),
         "reason": None,
     }
 

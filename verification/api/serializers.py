@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
@@ -17,9 +18,32 @@ class VerifyRequestSerializer(StrictSerializer):
     )
 
 
+@extend_schema_field({
+    "type": "object", "nullable": True, "required": ["to", "data"],
+    "properties": {
+        "to": {"type": "string", "pattern": "^0x[0-9a-f]{40}$",
+               "description": "The EAS contract (`easAddress`)."},
+        "data": {"type": "string", "pattern": "^0x[0-9a-f]{72}$",
+                 "description": "`getAttestation(bytes32)`'s selector 0xa3112a64 and the uid."},
+    },
+    "description": "The call that reads the attestation from the chain: send it as "
+    "`eth_call`'s transaction object (`[{\"to\": ..., \"data\": ...}, \"latest\"]`); "
+    "docs/verify-yourself.md decodes the answer.",
+})
+class EthCallField(serializers.Field):
+    """An eth_call's transaction object ({"to", "data"}), written as it is."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return value
+
+
 class VerifyResponseSerializer(serializers.Serializer):
     """What verification found; when nothing verifies, every field but `verified` and
-    `reason` is null."""
+    `reason` is null. A verified answer carries the evidence to re-check it on the chain
+    without trusting this service (docs/verify-yourself.md)."""
 
     verified = serializers.BooleanField()
     attestation_id = Bytes32Field(allow_null=True, help_text="The EAS attestation UID.")
@@ -32,6 +56,14 @@ class VerifyResponseSerializer(serializers.Serializer):
     block_number = serializers.IntegerField(allow_null=True)
     confirmations = serializers.IntegerField(
         allow_null=True, help_text="Blocks from the attestation's to the head, both included.")
+    block_hash = Bytes32Field(allow_null=True,
+                              help_text="The hash of block `blockNumber` as indexed: still "
+                              "the chain's at that height unless it was reorganised.")
+    log_index = serializers.IntegerField(
+        allow_null=True, help_text="The position of the `Attested` log in block `blockNumber`.")
+    eas_address = AddressField(allow_null=True,
+                               help_text="The EAS contract that holds the attestation.")
+    get_attestation_call = EthCallField(allow_null=True)
     reason = serializers.ChoiceField(
         choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
