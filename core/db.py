@@ -21,9 +21,9 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connec
 from django.db.backends.postgresql.base import ServerBindingCursor
 
 
-def run_hot(sql: str, params, *, fetch: bool = False):
+def run_hot(sql: str, params, *, fetch: bool | str = False):
     """Run one statement that may safely run twice. Returns its first row (`fetch`; None
-    when there is none), else its row count."""
+    when there is none), every row (`fetch="all"`), else its row count."""
     db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
     skips_check = db.health_check_enabled and not db.health_check_done and not db.in_atomic_block
     if skips_check:
@@ -43,13 +43,19 @@ def _run(db, sql, params, fetch):
         # them: a prepared execution leaves no SQL text to log.
         with db.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.fetchone() if fetch else cursor.rowcount
+            return _result(cursor, fetch)
     db.ensure_connection()
     with db.wrap_database_errors:
         cursor = _hot_cursor(db)
         # Rows in binary: psycopg loads integers and times from it faster than from text.
-        cursor.execute(sql, params, prepare=True, binary=fetch)
-        return cursor.fetchone() if fetch else cursor.rowcount
+        cursor.execute(sql, params, prepare=True, binary=bool(fetch))
+        return _result(cursor, fetch)
+
+
+def _result(cursor, fetch):
+    if fetch == "all":
+        return cursor.fetchall()
+    return cursor.fetchone() if fetch else cursor.rowcount
 
 
 def _hot_cursor(db):

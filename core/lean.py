@@ -128,7 +128,26 @@ def _choice(field):
     return lambda value: values.get(value) if type(value) is str else None
 
 
+def _list(field):
+    """A JSON array of what the child field reads, as long as the field allows; None for
+    any other value or when the child's reader declines an item."""
+    make = _READERS.get(type(field.child))
+    if make is None or "validators" in field.child._kwargs or field.child.allow_null:
+        return None
+    read = make(field.child)
+    low = max(field.min_length or 0, 0 if field.allow_empty else 1)
+    high = field.max_length if field.max_length is not None else float("inf")
+
+    def reader(value):
+        if type(value) is not list or not low <= len(value) <= high:
+            return None
+        items = [read(item) for item in value]
+        return None if None in items else items
+    return reader
+
+
 _READERS = {
+    drf.ListField: _list,
     drf.UUIDField: lambda field: _uuid,
     Bytes32Field: lambda field: _bytes32,
     drf.BooleanField: lambda field: _boolean,
@@ -143,6 +162,13 @@ def answer(serializer_class, instance) -> HttpResponse:
     (camelCase keys, compact UTF-8 JSON), written at once; DRF passes a plain response
     through and still adds its headers."""
     return _json_response(write_answer(serializer_class, instance))
+
+
+def answer_many(serializer_class, instances, *, key: str) -> HttpResponse:
+    """`Response({key: serializer_class(instances, many=True).data})` as DRF renders it: a
+    batch's answers, each written as `answer` writes one."""
+    return _json_response({key: [write_answer(serializer_class, instance)
+                                 for instance in instances]})
 
 
 def _json_response(data) -> HttpResponse:
@@ -246,9 +272,10 @@ def _plan(serializer_class) -> dict | None:
     plan = {}
     for name, field in serializer.fields.items():
         make = _READERS.get(type(field))
-        if (make is None or field.read_only or field.source != name
+        read = make(field) if make is not None else None
+        if (read is None or field.read_only or field.source != name
                 or "validators" in field._kwargs or hasattr(serializer, f"validate_{name}")
                 or (field.default is not empty and callable(field.default))):
             return None
-        plan[name] = (make(field), field.required, field.default, field.allow_null)
+        plan[name] = (read, field.required, field.default, field.allow_null)
     return plan

@@ -11,10 +11,26 @@ from hypothesis import strategies as st
 from rest_framework import serializers as rest_serializers
 from rest_framework.exceptions import ValidationError
 
-from core.lean import _answer_fields, _plan, _read, answer, read_body, read_request, write_answer
+from core.lean import (
+    _answer_fields,
+    _plan,
+    _read,
+    answer,
+    answer_many,
+    read_body,
+    read_request,
+    write_answer,
+)
 from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from executors.models import Heartbeat
-from verification.api.serializers import VerifyRequestSerializer, VerifyResponseSerializer
+from verification.api.serializers import (
+    BATCH_LIMIT,
+    VerifyBatchRequestSerializer,
+    VerifyBatchResponseSerializer,
+    VerifyBatchResultSerializer,
+    VerifyRequestSerializer,
+    VerifyResponseSerializer,
+)
 from verification.services import NOT_VERIFIED, Verification
 
 HASH = "0x" + "ab" * 32
@@ -67,13 +83,29 @@ VERIFY_ILL_FORMED = [
     {"document_hash": HASH, "extra": 1},
     {"document_hash": None},
 ]
+BATCH_WELL_FORMED = [
+    {"document_hashes": [HASH]},
+    {"document_hashes": [HASH, HASH.upper().replace("0X", "0x"), "0x" + "01" * 32],
+     "chain_id": 1},
+    {"document_hashes": [HASH] * BATCH_LIMIT, "chain_id": None},
+]
+BATCH_ILL_FORMED = [
+    {}, [], None, {"document_hashes": []}, {"document_hashes": HASH},
+    {"document_hashes": [HASH] * (BATCH_LIMIT + 1)},
+    {"document_hashes": [HASH, None]}, {"document_hashes": [HASH, HASH[:-1]]},
+    {"document_hashes": [HASH, 5]}, {"document_hashes": [[HASH]]},
+    {"document_hashes": {"0": HASH}}, {"document_hashes": [HASH], "live": False},
+    {"document_hashes": [HASH], "chain_id": "1"},
+]
 CASES = [(HeartbeatSerializer, HEARTBEAT_WELL_FORMED, HEARTBEAT_ILL_FORMED),
-         (VerifyRequestSerializer, VERIFY_WELL_FORMED, VERIFY_ILL_FORMED)]
+         (VerifyRequestSerializer, VERIFY_WELL_FORMED, VERIFY_ILL_FORMED),
+         (VerifyBatchRequestSerializer, BATCH_WELL_FORMED, BATCH_ILL_FORMED)]
+HOT_REQUESTS = [HeartbeatSerializer, VerifyRequestSerializer, VerifyBatchRequestSerializer]
 
 
-def test_both_hot_serializers_have_a_plan():
-    assert _plan(HeartbeatSerializer) is not None
-    assert _plan(VerifyRequestSerializer) is not None
+@pytest.mark.parametrize("serializer_class", HOT_REQUESTS)
+def test_each_hot_serializer_has_a_plan(serializer_class):
+    assert _plan(serializer_class) is not None
 
 
 @pytest.mark.parametrize(("serializer_class", "body"),
@@ -101,10 +133,11 @@ JSON_VALUES = st.one_of(
         [HASH, HASH.upper(), HASH[:-1], UUID, UUID.upper(), UUID.replace("-", ""), "ok", "busy",
          "draining", "healthy", "", " ok"]),
     st.text(max_size=8), st.lists(st.integers(), max_size=2),
+    st.lists(st.sampled_from([HASH, HASH.upper(), HASH[:-1], None, 1, ""]), max_size=3),
 )
 
 
-@pytest.mark.parametrize("serializer_class", [HeartbeatSerializer, VerifyRequestSerializer])
+@pytest.mark.parametrize("serializer_class", HOT_REQUESTS)
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_on_any_body_the_lean_reading_agrees_with_the_serializer(serializer_class, data):
@@ -132,7 +165,8 @@ ANSWERS = [
     (VerifyResponseSerializer, Verification(
         True, attestation_id=HASH, timestamp=datetime(2026, 11, 24, 12, 0, 1, 250_000, UTC),
         chain_id=31337, attester="0x" + "Ab" * 20, schema_id="0x" + "cd" * 32,
-        tx_hash="0x" + "ef" * 32, block_number=2**63 - 1, confirmations=0)),
+        tx_hash="0x" + "ef" * 32, block_number=2**63 - 1, confirmations=0,
+        block_hash="0x" + "12" * 32, log_index=2**32 - 1, eas_address="0x" + "34" * 20)),
     (VerifyResponseSerializer, Verification(  # a time in another zone is written in UTC
         True, attestation_id=HASH, timestamp=datetime(2026, 1, 1, tzinfo=timezone(
             timedelta(hours=-14))), chain_id=1, attester="0x" + "00" * 20,
@@ -146,6 +180,20 @@ ANSWERS = [
 def test_an_answer_is_written_as_its_serializer_writes_it(serializer_class, instance):
     assert _answer_fields(serializer_class) is not None  # the plan takes it: no fallback
     assert write_answer(serializer_class, instance) == serializer_class(instance).data
+
+
+BATCH = [Verification(False, reason="not_found", document_hash=HASH),
+         Verification(True, attestation_id=HASH, timestamp=datetime(2026, 11, 24, tzinfo=UTC),
+                      chain_id=1, attester="0x" + "ab" * 20, schema_id=HASH, tx_hash=HASH,
+                      block_number=7, confirmations=3, block_hash=HASH, log_index=0,
+                      eas_address="0x" + "cd" * 20, document_hash="0x" + "01" * 32)]
+
+
+def test_a_batch_is_rendered_as_drf_renders_it():
+    response = answer_many(VerifyBatchResultSerializer, BATCH, key="results")
+    assert response.content == CamelCaseJSONRenderer().render(
+        VerifyBatchResponseSerializer({"results": BATCH}).data)
+    assert b'"getAttestationCall":{"to":"0xcdcd' in response.content
 
 
 class _Note(rest_serializers.Serializer):

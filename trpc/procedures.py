@@ -18,6 +18,7 @@ PROCEDURES = {
     "attestations.list": query("public-attestation-list"),
     "attestations.get": query("public-attestation-detail"),
     "verify": mutation("verify-list"),
+    "verify.batch": mutation("verify-batch"),
     "workflows.create": mutation("workflow-list"),
     "workflows.get": query("workflow-detail", pk="workflowId"),
     "workflows.list": query("workflow-list"),

@@ -7,9 +7,10 @@ from prometheus_client import Counter
 VERIFY_OUTCOMES = Counter("verify_outcomes", "Document verifications, by outcome.", ["outcome"])
 
 
-def count_verify(outcome: str) -> None:
-    """Count one verification answered with `outcome` (e.g. verified, not_found, revoked)."""
-    _child(outcome).inc()
+def count_verify(outcome: str, count: int = 1) -> None:
+    """Count `count` verifications answered with `outcome` (verified, not_verified)."""
+    if count:
+        _child(outcome).inc(count)
 
 
 @cache  # a few outcomes: looking the labelled child up costs more than counting

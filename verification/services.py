@@ -45,7 +45,7 @@ from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_
 from registry.models import Chain
 from verification import reasons
 from verification.reasons import RANK, REASONS, VALID
-from verification.sql import earliest_valid, most_telling
+from verification.sql import earliest_valid, most_telling, most_telling_of_each
 
 logger = logging.getLogger(__name__)
 # How many of the index's candidates a live verification asks the chain about, earliest
@@ -186,6 +186,28 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     if row[0] == VALID:  # made valid between the two queries: the answer it now is
         return Verification(True, *row[1:])
     return not_verified(row[0])
+
+
+def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
+                     now: datetime | None = None) -> list[Verification]:
+    """Verify many normalised document hashes in one database statement: each distinct hash
+    once, in the order of its first appearance, answered as verify_document answers it
+    (each answer names its `document_hash`)."""
+    now = now or timezone.now()
+    distinct = list(dict.fromkeys(document_hashes))
+    found = most_telling_of_each(distinct, chain_id=chain_id, now=now)
+    answers = []
+    for document_hash in distinct:
+        row = found.get(document_hash)
+        if row is None:
+            answers.append(Verification(False, reason=reasons.NOT_FOUND,
+                                        document_hash=document_hash))
+        elif row[0] == VALID:
+            answers.append(Verification(True, *row[1:], document_hash=document_hash))
+        else:
+            answers.append(Verification(False, reason=REASONS[row[0]],
+                                        document_hash=document_hash))
+    return answers
 
 
 # Live verification ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ and parameters by name, which psycopg and Django's SQLite cursor both take. (A p
 compared with a column before it is tested for NULL: PostgreSQL then knows its type.)
 """
 
+import json
 from datetime import UTC, datetime
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -35,12 +36,22 @@ _TRUSTED = """COALESCE(
 # address is its deployment's, one primary-key probe).
 _ROW = f"""a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
        {_CONFIRMATIONS} AS confirmations, a.block_hash, a.log_index, d.address"""
-_OF_THE_DOCUMENT = """FROM attestations_attestation a
+_FROM = """FROM attestations_attestation a
 JOIN registry_chain c ON c.chain_id = a.chain_id
 JOIN registry_deployment d ON d.id = a.deployment_id
-LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id
+LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id"""
+_ON_THE_CHAIN = "(a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)"
+_OF_THE_DOCUMENT = f"""{_FROM}
 WHERE a.document_hash = %(document_hash)s
-  AND (a.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)"""
+  AND {_ON_THE_CHAIN}"""
+# Each attestation's first failing rule, as its rank (verification/reasons.py); VALID when
+# none fails.
+_REASON_RANK = f"""CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
+            WHEN NOT {_TRUSTED} THEN {RANK["untrusted_attester"]}
+            WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
+            WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
+            WHEN {_CONFIRMATIONS} < c.confirmations THEN {RANK["not_final"]}
+            ELSE {VALID} END"""
 
 # The rules, in order: this document; this chain, if one was asked for; an active chain;
 # not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
@@ -63,17 +74,21 @@ LIMIT 1
 def earliest_valid(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
     """The row of the earliest valid attestation of `document_hash` (as
     verification.services.ROW lists it), or None."""
-    return _fetch(VERIFICATION_SQL, document_hash, chain_id, now)
+    return _fetch_one(VERIFICATION_SQL, _params(chain_id, now, document_hash=document_hash))
 
 
-def _fetch(sql: str, document_hash: str, chain_id: int | None, now: datetime) -> tuple | None:
+def _params(chain_id: int | None, now: datetime, **more) -> dict:
+    # `now` as a DateTimeField stores it (PostgreSQL: as is; SQLite: UTC text).
     db = connections[DEFAULT_DB_ALIAS]
-    # As a DateTimeField stores it (PostgreSQL: as is; SQLite: UTC text).
-    params = {"document_hash": document_hash, "chain_id": chain_id,
-              "now": db.ops.adapt_datetimefield_value(now)}
+    return {"chain_id": chain_id, "now": db.ops.adapt_datetimefield_value(now), **more}
+
+
+def _fetch_one(sql: str, params: dict) -> tuple | None:
     row = run_hot(sql, params, fetch=True)
-    if row is None:
-        return None
+    return None if row is None else _in_utc(row)
+
+
+def _in_utc(row) -> tuple:
     # SQLite stores UTC without a zone: the time gets it back.
     return tuple(value.replace(tzinfo=UTC) if isinstance(value, datetime)
                  and value.tzinfo is None else value for value in row)
@@ -82,12 +97,7 @@ def _fetch(sql: str, document_hash: str, chain_id: int | None, now: datetime) ->
 # first failing rule (verification/reasons.py), the most telling first; ties go to the
 # earliest. An attestation that turned valid since the hot query ran ranks VALID and
 # answers as it would have. Its ORM reference: verification.services.reason_query.
-REASON_SQL = f"""SELECT CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
-            WHEN NOT {_TRUSTED} THEN {RANK["untrusted_attester"]}
-            WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
-            WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
-            WHEN {_CONFIRMATIONS} < c.confirmations THEN {RANK["not_final"]}
-            ELSE {VALID} END AS reason_rank,
+REASON_SQL = f"""SELECT {_REASON_RANK} AS reason_rank,
        {_ROW}
 {_OF_THE_DOCUMENT}
 ORDER BY reason_rank DESC, a.time, a.chain_id, a.block_number, a.log_index
@@ -98,4 +108,38 @@ LIMIT 1
 def most_telling(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
     """(rank, then the row as `earliest_valid` gives it) of the document's most telling
     attestation, or None when it has none."""
-    return _fetch(REASON_SQL, document_hash, chain_id, now)
+    return _fetch_one(REASON_SQL, _params(chain_id, now, document_hash=document_hash))
+
+
+# A batch (POST /v1/verify/batch): for each of many documents at once, in one statement,
+# what the two queries above answer for it: its most telling attestation, where VALID (the
+# highest rank) is the most telling of all, and the earliest breaks ties. So a document
+# with a valid attestation gets the earliest valid one, as VERIFICATION_SQL gives, and any
+# other its reason, as REASON_SQL gives (tests/verification/test_verify_batch.py holds the
+# batch to the single answers). The documents come as one parameter, a list: an array on
+# PostgreSQL (one statement text for any number, prepared once), JSON on SQLite.
+_BATCH_SQL = f"""SELECT document_hash, reason_rank, uid, time, chain_id, attester, schema_uid,
+       tx_hash, block_number, confirmations, block_hash, log_index, address
+FROM (SELECT ranked.*, ROW_NUMBER() OVER (
+          PARTITION BY document_hash
+          ORDER BY reason_rank DESC, time, chain_id, block_number, log_index) AS place
+      FROM (SELECT a.document_hash, {_REASON_RANK} AS reason_rank, {_ROW}
+            {_FROM}
+            WHERE a.document_hash {{documents}} AND {_ON_THE_CHAIN}) ranked) best
+WHERE place = 1
+"""
+BATCH_SQL = {
+    "postgresql": _BATCH_SQL.format(documents="= ANY(%(document_hashes)s)"),
+    "sqlite": _BATCH_SQL.format(documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
+}
+
+
+def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
+                         now: datetime) -> dict[str, tuple]:
+    """document hash -> (rank, then the row as `earliest_valid` gives it) of its most telling
+    attestation, for each of `document_hashes` that has one."""
+    db = connections[DEFAULT_DB_ALIAS]
+    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
+    rows = run_hot(BATCH_SQL[db.vendor], _params(chain_id, now, document_hashes=documents),
+                   fetch="all")
+    return {row[0]: _in_utc(row[1:]) for row in rows}

@@ -73,3 +73,29 @@ class VerifyResponseSerializer(serializers.Serializer):
         "Each attestation's own reason is its first failing rule: chain active, trusted "
         "attester, not revoked, not expired, final.",
     )
+
+
+BATCH_LIMIT = 1000  # documents per POST /v1/verify/batch
+
+
+class VerifyBatchRequestSerializer(StrictSerializer):
+    document_hashes = serializers.ListField(
+        child=Bytes32Field(), min_length=1, max_length=BATCH_LIMIT,
+        help_text=f"1 to {BATCH_LIMIT} document hashes ({DOCUMENT_HASH_HELP}). A malformed "
+        "one is named by its index (`documentHashes.3`); a repeated one is answered once.")
+    chain_id = ChainIdField(required=False, allow_null=True,
+                            help_text="Only look on this chain, for every document.")
+
+
+class _DocumentHashed(serializers.Serializer):
+    document_hash = Bytes32Field(help_text="The document hash this answer is for.")
+
+
+class VerifyBatchResultSerializer(_DocumentHashed, VerifyResponseSerializer):
+    """The answer for one document of a batch: `POST /v1/verify`'s, with its hash."""
+
+
+class VerifyBatchResponseSerializer(serializers.Serializer):
+    results = VerifyBatchResultSerializer(
+        many=True, help_text="One answer per distinct document hash, in the order of each "
+        "hash's first appearance in the request.")
