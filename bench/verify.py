@@ -11,6 +11,8 @@
    database writes made meanwhile (target: none per request). Before each verify round the
    table and its document-hash index are read into the OS cache (see `warm_cache`; --cold
    measures without).
+   Then POST /v1/verify/batch with 1,000 distinct hashes per request, in rounds interleaved
+   with single verifications (target: at least 20x the single requests' hashes per second).
 3. Prints EXPLAIN ANALYZE of the hot query (target: an index scan on the document hash).
 4. Asks the same of the chain directly: getAttestation(uid) and the head block on anvil with
    the real EAS contracts, through web3.py as a client would, and as raw JSON-RPC (the
@@ -44,6 +46,8 @@ BENCH_NAME = "bench-verify"
 EXECUTOR_ADDRESS = "0x" + "ee" * 10 + "{:020x}"  # .format(n)
 UNTRUSTED = "0x" + "0b" * 20
 VERIFY = "POST /v1/verify"
+BATCH = "POST /v1/verify/batch"
+BATCH_SIZE = 1000
 
 
 def document_hash(n: int) -> str:
@@ -158,26 +162,45 @@ def warm_cache() -> float | None:
 # 2. The service under load ------------------------------------------------------------------
 
 
+def random_documents(count: int, rng, miss_share: float):
+    """Hashes of random documents of the loaded set, and (`miss_share`) of ones never seen."""
+    while True:
+        n = rng.randrange(count // 2)
+        if rng.random() < miss_share:
+            yield "0x" + hashlib.sha256(f"missing {n}".encode()).hexdigest()
+        else:
+            yield document_hash(n)
+
+
 def verify_requests(key: str, count: int, miss_share: float = 0.1, pool: int = 100_000):
     """A request factory: random documents of the loaded set, and some hashes never seen.
     The bodies are drawn before the load starts, so that the load generator, which shares
     the machine, spends its CPU on sending them rather than on hashing."""
-    headers = {"X-API-Key": key, "Content-Type": "application/json"}
-    rng = random.Random(1)
+    documents = random_documents(count, random.Random(1), miss_share)
+    return _cycling("/v1/verify", key, [
+        json.dumps({"documentHash": next(documents)}).encode() for _ in range(pool)])
+
+
+def batch_requests(key: str, count: int, miss_share: float = 0.1, pool: int = 200):
+    """As verify_requests, BATCH_SIZE distinct random documents per request."""
+    documents = random_documents(count, random.Random(2), miss_share)
     bodies = []
     for _ in range(pool):
-        n = rng.randrange(count // 2)
-        if rng.random() < miss_share:
-            digest = "0x" + hashlib.sha256(f"missing {n}".encode()).hexdigest()
-        else:
-            digest = document_hash(n)
-        bodies.append(json.dumps({"documentHash": digest}).encode())
+        batch = list(dict.fromkeys(itertools.islice(documents, BATCH_SIZE)))
+        while len(batch) < BATCH_SIZE:  # a document drawn twice: draw more
+            batch = list(dict.fromkeys([*batch, next(documents)]))
+        bodies.append(json.dumps({"documentHashes": batch}).encode())
+    return _cycling("/v1/verify/batch", key, bodies)
+
+
+def _cycling(path: str, key: str, bodies: list[bytes]):
+    headers = {"X-API-Key": key, "Content-Type": "application/json"}
     cycle, lock = itertools.cycle(bodies), threading.Lock()
 
     def make():
         with lock:
             body = next(cycle)
-        return "POST", "/v1/verify", headers, body
+        return "POST", path, headers, body
 
     return make
 
@@ -205,6 +228,14 @@ def check_answers(port: int, key: str) -> None:
     assert ask(document_hash(3))["attestationId"] == "0x" + hashlib.sha256(b"uid6").hexdigest()
     unknown = ask("0x" + "ff" * 32)
     assert not unknown["verified"] and unknown["reason"] == "not_found"
+    # A batch answers each as one request does.
+    asked = [document_hash(n) for n in range(1, 5)] + ["0x" + "ff" * 32]
+    status, body = harness.request(port, "POST", "/v1/verify/batch", headers,
+                                   json.dumps({"documentHashes": asked}).encode())
+    assert status == 200, body
+    for result in json.loads(body)["results"]:
+        assert {k: v for k, v in result.items() if k != "documentHash"} == ask(
+            result["documentHash"])
 
 
 def bench_service(env, key: str, args):
@@ -227,6 +258,7 @@ def bench_service(env, key: str, args):
         writes = database_writes(env) - writes_before
         single = load(port, "POST /v1/verify (1 client)", verify, seconds=args.seconds,
                       concurrency=1)
+        batched = bench_batch(port, key, args, verify)
     ratio, p99 = pairs.median_ratio, verified.percentile(99)
     health_cpu = cpu["GET /healthz"].per_request(merge(pairs.baseline).requests)
     verify_cpu = cpu[VERIFY].per_request(verified.requests)
@@ -248,7 +280,45 @@ def bench_service(env, key: str, args):
         f"database rows written during {verified.requests} verifications (and the healthz "
         f"rounds): {writes}   (API key use is recorded at most once a minute per key)",
     )
-    return ratio, p99, verified, single
+    say(*batched.lines(f"{BATCH} ({BATCH_SIZE} hashes) / {VERIFY}, hashes per second", 20))
+    return ratio, p99, verified, single, batched
+
+
+class Batched(harness.Paired):
+    """Paired rounds of single verifications (baseline) and batches: ratios in hashes/s."""
+
+    @property
+    def ratios(self) -> list[float]:
+        return [m.rps * BATCH_SIZE / b.rps for b, m in zip(self.baseline, self.measured)]
+
+    @property
+    def pooled_ratio(self) -> float:
+        return merge(self.measured).rps * BATCH_SIZE / merge(self.baseline).rps
+
+    def lines(self, label: str, target: float) -> list[str]:
+        verdict = "PASS" if self.median_ratio >= target else "FAIL"
+        single, batch = merge(self.baseline), merge(self.measured)
+        return [
+            "",
+            f"== {BATCH}: {BATCH_SIZE} distinct hashes per request (a tenth never seen), "
+            f"interleaved with {VERIFY} rounds, same concurrency",
+            single.line(), batch.line(),
+            f"hashes/s: single {single.rps:.0f}, batched {batch.rps * BATCH_SIZE:.0f}",
+            f"{label}: median of {len(self.ratios)} paired rounds {self.median_ratio:.1f}x   "
+            f"(target: at least {target}x)  {verdict}",
+            "  each pair: " + " ".join(f"{r:.1f}x" for r in self.ratios)
+            + f"; all rounds pooled: {self.pooled_ratio:.1f}x",
+        ]
+
+
+def bench_batch(port: int, key: str, args, verify) -> Batched:
+    """Batch verification next to single verification: hashes per second of each."""
+    batch = batch_requests(key, args.attestations)
+    load(port, "warm-up", batch, seconds=1, concurrency=args.concurrency)
+    pairs = harness.paired_rounds(port, (VERIFY, verify), (BATCH, batch),
+                                  rounds=max(3, args.rounds // 2), seconds=args.seconds,
+                                  concurrency=args.concurrency)
+    return Batched(pairs.baseline, pairs.measured)
 
 
 @contextmanager
@@ -357,7 +427,7 @@ def bench_chain(args, service) -> float:
     finally:
         node.stop()
     web3_all = merge(web3_runs)
-    _, _, verified, single = service
+    _, _, verified, single, _ = service
     speedup = verified.rps / web3_all.rps
     latency = web3_single.percentile(50) / single.percentile(50)
     say(
@@ -404,6 +474,7 @@ def main():
         indexed = explain(args.attestations)
         summary = [f"verify {service[0]:.1%} of healthz (target >= 70 %)",
                    f"p99 {service[1]:.2f} ms (target <= 20 ms)",
+                   f"batch {service[4].median_ratio:.1f}x single in hashes/s (target >= 20x)",
                    f"index scan {'yes' if indexed else 'NO'}"]
         if not args.no_chain:
             speedup = bench_chain(args, service)

@@ -147,19 +147,18 @@ def test_a_missing_file_and_an_algorithm_with_a_hash_exit_2(tmp_path):
 
 def test_a_reason_and_other_fields_of_the_answer_are_printed(monkeypatch):
     @dataclasses.dataclass(frozen=True)
-    class WithReason(Verification):
-        reason: str | None = None
-        log_index: int | None = None
+    class WithMore(Verification):
+        merkle_root: str | None = None  # a field the command has no label for
 
     monkeypatch.setattr("verification.management.commands.verify_document.verify_document",
-                        lambda *args, **kwargs: WithReason(verified=False, reason="revoked",
-                                                           log_index=3))
+                        lambda *args, **kwargs: WithMore(verified=False, reason="revoked",
+                                                         merkle_root="0x12"))
 
     result = run("0x" + "ab" * 32)
 
     assert result.status == 1
     assert result.out.splitlines() == ["0x" + "ab" * 32 + ": not verified",
-                                       "  reason        revoked", "  log_index     3"]
+                                       "  reason        revoked", "  merkle_root   0x12"]
 
 
 # --- On a chain ------------------------------------------------------------------------------
@@ -182,6 +181,12 @@ def test_a_file_attested_on_anvil_verifies_through_the_command(eas_chain, execut
     assert f"  attester      {site.node.sender}" in lines
     assert f"  tx            {bound.tx_hash}" in lines
     assert f"  block         {bound.block_number}" in lines
+    # The evidence to re-check it on the chain (docs/verify-yourself.md).
+    assert f"  block hash    {bound.block_hash}" in lines
+    assert f"  log index     {bound.log_index}" in lines
+    eas = site.node.deployment.eas.lower()
+    assert f"  eas           {eas}" in lines
+    assert f'  eth_call      {{"to": "{eas}", "data": "0xa3112a64{bound.uid[2:]}"}}' in lines
     assert lines[-2].startswith("keccak256 ") and lines[-2].endswith(": not verified")
     assert lines[-1] == "  reason        not_found"
     assert run(diploma).status == 0  # from the index alone too

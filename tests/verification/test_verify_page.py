@@ -95,6 +95,18 @@ def test_a_verified_hash_shows_the_attester_time_chain_confirmations_and_links(c
     assert f'id="attestation-link" href="{tx_url}"' in html and attestation.uid in html
 
 
+def test_a_verified_hash_shows_the_evidence_to_check_it_on_the_chain(chain):
+    attestation = attest(chain)
+    html = page(Client(), PAGE)
+    evidence = html[html.index('<details id="evidence">'):html.index("</details>")]
+    eas = attestation.deployment.address
+    for shown in (f"<code>{eas}</code>", f"<code>{attestation.schema_uid}</code>",
+                  f"<code>950</code>, hash <code>{attestation.block_hash}</code>",
+                  f"<dt>Log index</dt><dd><code>{attestation.log_index}</code></dd>",
+                  f'{{"to": "{eas}", "data": "0xa3112a64{attestation.uid[2:]}"}}'):
+        assert shown in evidence
+
+
 def test_an_attester_without_a_name_shows_its_address_and_no_explorer_no_link(chain):
     attestation = attest(chain)
     Executor.objects.filter(address=EXECUTOR).update(name="")
@@ -108,7 +120,7 @@ def test_an_attester_without_a_name_shows_its_address_and_no_explorer_no_link(ch
 def test_an_unknown_hash_is_not_verified_and_shows_nothing_else(chain):
     html = page(Client(), PAGE)
     assert '<h2 id="verdict-title">Not verified</h2>' in html
-    assert "Attester" not in html and "tx-link" not in html
+    assert "Attester" not in html and "tx-link" not in html and "evidence" not in html
 
 
 @pytest.mark.parametrize("fields", [

@@ -1,4 +1,5 @@
 import dataclasses
+import json
 import re
 import sys
 from pathlib import Path
@@ -15,7 +16,10 @@ DOCUMENT_HASH = re.compile(r"0x[0-9a-fA-F]{64}")
 # answer carries (a reason, evidence) follows under its own name.
 LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "attester",
           "timestamp": "time", "tx_hash": "tx", "block_number": "block",
-          "confirmations": "confirmations", "schema_id": "schema"}
+          "confirmations": "confirmations", "schema_id": "schema",
+          # The evidence to re-check it on the chain (docs/verify-yourself.md).
+          "block_hash": "block hash", "log_index": "log index", "eas_address": "eas",
+          "get_attestation_call": "eth_call"}
 USAGE = 2  # exit status of a usage error; 0 verified, 1 not verified
 UNAVAILABLE = 3  # --live and a chain did not answer: no verdict
 
@@ -88,8 +92,8 @@ class Command(BaseCommand):
         verdict = "verified" if result.verified else "not verified"
         prefix = f"{algorithm} " if algorithm else ""
         self.stdout.write(f"{prefix}{document_hash}: {verdict}")
-        fields = (dataclasses.asdict(result) if dataclasses.is_dataclass(result)
-                  else {name: getattr(result, name, None) for name in LABELS})
+        fields = {**(dataclasses.asdict(result) if dataclasses.is_dataclass(result) else {}),
+                  **{name: getattr(result, name, None) for name in LABELS}}
         fields.pop("verified", None)
         reason = fields.pop("reason", getattr(result, "reason", None))
         lines = [(label, fields.pop(name, None)) for name, label in LABELS.items()]
@@ -102,6 +106,8 @@ class Command(BaseCommand):
                 value = self._chain_label(value)
             elif hasattr(value, "isoformat"):
                 value = value.isoformat()
+            elif isinstance(value, dict):
+                value = json.dumps(value)
             self.stdout.write(f"  {label:<14}{value}")
 
     @staticmethod
