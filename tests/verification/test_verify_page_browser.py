@@ -164,6 +164,15 @@ def test_keyboard_only_tab_to_the_hash_field_type_and_enter(page, live_server, s
     page.wait_for_url("**/verify/0x*")
     assert page.url == f"{live_server.url}/verify/{sha256_of(path)}"
     assert page.inner_text("#verdict-title") == "Verified"
+    # The evidence opens from the keyboard too: Tab to its summary, Enter.
+    assert not page.is_visible("#get-attestation-call")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.tagName") == "SUMMARY":
+            break
+    page.keyboard.press("Enter")
+    assert page.is_visible("#get-attestation-call")
+    assert site.node.deployment.eas.lower() in page.inner_text("#get-attestation-call")
 
 
 def test_a_dropped_file_is_checked_too(page, live_server, site):
