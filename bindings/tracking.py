@@ -35,6 +35,7 @@ from bindings.workflows import (
     workflows_expire,
     workflows_requeue_abandoned,
 )
+from core.progress import ProgressCallback, no_progress
 from registry.chain_client import NoEndpointAvailable, chain_client
 from registry.models import Chain
 
@@ -69,12 +70,14 @@ class Seen:
     confirmations: int = 0
 
 
-def workflows_track(now=None) -> TrackReport:
+def workflows_track(now=None, *, progress: ProgressCallback = no_progress) -> TrackReport:
+    """One tracking run; `progress(done, total)` in workflows looked at on their chains."""
     now = now or timezone.now()
     report = TrackReport(expired=workflows_expire(now), requeued=workflows_requeue_abandoned(now))
+    looked = Looked(progress, _watched(now).count())
     for chain in Chain.objects.filter(pk__in=_watched(now).values("chain_id")):
         try:
-            _track_chain(chain, now, report)
+            _track_chain(chain, now, report, looked)
         except NoEndpointAvailable as exc:
             report.errors[chain.chain_id] = str(exc)
             logger.warning("Tracking workflows of chain %s: %s", chain.chain_id, exc)
@@ -102,7 +105,20 @@ def _watched(now):
     )
 
 
-def _track_chain(chain: Chain, now, report: TrackReport) -> None:
+@dataclass
+class Looked:
+    """How many of the run's workflows have been looked at, for its progress."""
+
+    progress: ProgressCallback
+    total: int
+    done: int = 0
+
+    def one_more(self) -> None:
+        self.done += 1
+        self.progress(self.done, max(self.total, self.done))
+
+
+def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None:
     watched = _watched(now).filter(chain=chain).select_related("executor", "chain")
     rows = list(watched.order_by("created_at"))
     if not rows:
@@ -112,6 +128,7 @@ def _track_chain(chain: Chain, now, report: TrackReport) -> None:
     for workflow in rows:
         seen = _look(w3, workflow, head)
         _apply(workflow, seen, report)
+        looked.one_more()
 
 
 def _look(w3, workflow: Workflow, head: int) -> Seen:

@@ -33,6 +33,7 @@ from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from core.progress import ProgressCallback, no_progress
 from registry.models import RpcEndpoint, RpcProbe
 from registry.models.rpc import ProbeStatus
 from registry.rpc_transport import (
@@ -174,7 +175,7 @@ async def _probe_with_deadline(endpoint, session, limit: asyncio.Semaphore) -> P
             return ProbeResult(endpoint.pk, False, error=f"probe failed: {type(exc).__name__}")
 
 
-async def _probe_all(endpoints) -> list[ProbeResult]:
+async def _probe_all(endpoints, progress: ProgressCallback) -> list[ProbeResult]:
     limit = asyncio.Semaphore(settings.RPC_PROBE_CONCURRENCY)
     # Keep-alive: an endpoint's three calls share one connection (one TCP and TLS setup, not
     # three), and the latency sample is a JSON-RPC round trip, as the chain client sees it.
@@ -183,14 +184,24 @@ async def _probe_all(endpoints) -> list[ProbeResult]:
     # With more endpoints than slots, the ones that failed last time start first: a timeout
     # holds its slot for the whole timeout, and queued behind fast probes it would end late.
     queue = sorted(endpoints, key=lambda endpoint: endpoint.consecutive_failures == 0)
+    done = 0
+
+    async def probed(endpoint):
+        nonlocal done
+        result = await _probe_with_deadline(endpoint, session, limit)
+        done += 1
+        progress(done, len(queue))
+        return result
+
     async with aiohttp.ClientSession(connector=connector) as session:
-        return await asyncio.gather(*(_probe_with_deadline(e, session, limit) for e in queue))
+        return await asyncio.gather(*(probed(e) for e in queue))
 
 
-def probe_endpoints(endpoints: list[RpcEndpoint]) -> list[ProbeResult]:
+def probe_endpoints(endpoints: list[RpcEndpoint], *,
+                    progress: ProgressCallback = no_progress) -> list[ProbeResult]:
     """Probe `endpoints` concurrently (network only; nothing is written); one result per
-    endpoint, not in their order."""
-    return asyncio.run(_probe_all(endpoints)) if endpoints else []
+    endpoint, not in their order. `progress(done, total)` as each probe ends."""
+    return asyncio.run(_probe_all(endpoints, progress)) if endpoints else []
 
 
 def next_status(endpoint: RpcEndpoint, result: ProbeResult, lagging: bool) -> str:
@@ -303,7 +314,8 @@ def _best_heads(chain_ids, fresh: list[RpcEndpoint], now) -> dict[int, int]:
     return best
 
 
-def probe_rpcs(*, due_only: bool = True, chain=None, now=None) -> dict:
+def probe_rpcs(*, due_only: bool = True, chain=None, now=None,
+               progress: ProgressCallback = no_progress) -> dict:
     """One probe cycle; returns counts by status. Skipped while another cycle runs."""
     now = now or timezone.now()
     if not cache.add(LOCK_NAME, True, timeout=300):
@@ -313,7 +325,7 @@ def probe_rpcs(*, due_only: bool = True, chain=None, now=None) -> dict:
         if chain is not None:
             endpoints = endpoints.filter(chain=chain)
         endpoints = [e for e in endpoints if not due_only or e.is_probe_due(now)]
-        results = probe_endpoints(endpoints)
+        results = probe_endpoints(endpoints, progress=progress)
         updated = apply_results(results, now)
     finally:
         cache.delete(LOCK_NAME)

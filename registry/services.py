@@ -10,6 +10,7 @@ from djangorestframework_camel_case.util import underscoreize
 from drf_standardized_errors.formatter import flatten_errors
 
 from core.errors import camel_attr
+from core.progress import ProgressCallback, no_progress
 from registry.api.serializers import ChainSerializer
 from registry.models import Chain
 
@@ -59,15 +60,19 @@ def chain_fields_from_ethereum_lists(record: dict) -> dict:
     return fields
 
 
-def chains_import(records: list[tuple[str, object]], *, activate: bool = False) -> ImportReport:
+def chains_import(records: list[tuple[str, object]], *, activate: bool = False,
+                  progress: ProgressCallback = no_progress) -> ImportReport:
     """Create or update chains from ethereum-lists records, validated as the API validates.
 
     Idempotent: a second run of the same records changes nothing. New chains are inactive
     unless `activate`; the status and confirmations of existing chains are left alone.
+    `progress(done, total)` every 50 records and at the end.
     """
     report = ImportReport()
     with transaction.atomic():
-        for source, record in records:
+        for done, (source, record) in enumerate(records, 1):
+            if done % 50 == 0 or done == len(records):
+                progress(done, len(records))
             if not isinstance(record, dict):
                 report.skipped.append((source, "not a JSON object"))
                 continue

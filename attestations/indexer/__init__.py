@@ -19,6 +19,7 @@ from attestations.indexer import rpc, store
 from attestations.indexer.lock import chain_lock
 from attestations.indexer.reader import read_range
 from attestations.models import IndexCursor
+from core.progress import ProgressCallback, no_progress
 from registry.chain_client import chain_client
 from registry.models import Chain, Deployment
 
@@ -43,6 +44,7 @@ class DeploymentReport:
 
     def as_dict(self) -> dict:
         return {"deployment": self.deployment.pk, "kind": self.deployment.kind,
+                "address": self.deployment.address,
                 "fromBlock": self.from_block, "nextBlock": self.next_block,
                 "ranges": self.ranges, "logs": self.logs, "schemas": self.schemas,
                 "attestations": self.attestations, "revocations": self.revocations,
@@ -80,8 +82,10 @@ def index_chains() -> list[ChainReport]:
     return [index_chain(chain) for chain in chains]
 
 
-def index_chain(chain: Chain, *, from_block: int | None = None) -> ChainReport:
-    """One run over the chain's deployments; `from_block` re-reads them from that block."""
+def index_chain(chain: Chain, *, from_block: int | None = None,
+                progress: ProgressCallback = no_progress) -> ChainReport:
+    """One run over the chain's deployments; `from_block` re-reads them from that block.
+    `progress(done, total)` in blocks of the deployment being read, after each range."""
     report = ChainReport(chain.chain_id)
     with chain_lock(chain.chain_id) as held:
         if not held:
@@ -102,7 +106,7 @@ def index_chain(chain: Chain, *, from_block: int | None = None) -> ChainReport:
             return report
         for deployment in deployments:
             report.deployments.append(
-                _index_deployment(w3, chain, deployment, report.head, from_block))
+                _index_deployment(w3, chain, deployment, report.head, from_block, progress))
     return report
 
 
@@ -115,7 +119,7 @@ def _cursor(deployment: Deployment) -> IndexCursor:
 
 
 def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
-                      from_block: int | None) -> DeploymentReport:
+                      from_block: int | None, progress: ProgressCallback) -> DeploymentReport:
     cursor = _cursor(deployment)
     report = DeploymentReport(deployment, from_block=cursor.next_block)
     try:
@@ -125,7 +129,7 @@ def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
             IndexCursor.objects.filter(pk=cursor.pk).update(reindex_from_block=None)
             _roll_back(cursor, requested, report, reorg=False)
         _check_reorg(w3, chain, cursor, report)
-        _read_to_head(w3, chain, cursor, head, report)
+        _read_to_head(w3, chain, cursor, head, report, progress)
     except SoftTimeLimitExceeded:
         raise  # the task's time is up: stop the run; the next one resumes from the cursor
     except Exception as exc:
@@ -141,8 +145,9 @@ def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
     return report
 
 
-def _read_to_head(w3, chain, cursor, head, report) -> None:
+def _read_to_head(w3, chain, cursor, head, report, progress: ProgressCallback) -> None:
     window = reorg_window(chain)
+    first = cursor.next_block
     while cursor.next_block <= head:
         start = cursor.next_block
         size = cursor.range_size
@@ -162,6 +167,7 @@ def _read_to_head(w3, chain, cursor, head, report) -> None:
         report.logs += read.logs
         for name, count in written.items():
             setattr(report, name, getattr(report, name) + count)
+        progress(cursor.next_block - first, head - first + 1)
 
 
 def _next_size(size: int, read_blocks: int, logs: int) -> int:

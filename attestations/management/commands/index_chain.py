@@ -1,15 +1,18 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from attestations.indexer import index_chain
+from core.commands import ReportCommand
 from registry.models import Chain
 
 
-class Command(BaseCommand):
+class Command(ReportCommand):
     help = ("Index a chain's SchemaRegistry and EAS deployments now, up to its head (what the "
-            "Celery beat task does every few seconds), and print what was read.")
+            "Celery beat task does every few seconds), and print what was read. Shows its "
+            "progress in blocks on a terminal; --json prints the report for scripts.")
 
     def add_arguments(self, parser):
-        parser.add_argument("chain", help="A chain id or short name.")
+        super().add_arguments(parser)
+        parser.add_argument("chain", metavar="CHAIN", help="A chain id or short name.")
         parser.add_argument("--from-block", type=int, dest="from_block",
                             help="Forget what was read from this block on and read it again "
                             "(a backfill, or a repair).")
@@ -23,14 +26,20 @@ class Command(BaseCommand):
             raise CommandError(f"Chain {selected.chain_id} is not active.")
         if from_block is not None and from_block < 0:
             raise CommandError("--from-block must be 0 or more.")
-        report = index_chain(selected, from_block=from_block)
+        with self.progress(f"Indexing chain {selected.chain_id} (blocks)") as progress:
+            report = index_chain(selected, from_block=from_block, progress=progress)
         if report.skipped:
             raise CommandError(f"Skipped chain {selected.chain_id}: {report.skipped}.")
         if report.error:
             raise CommandError(f"Chain {selected.chain_id}: {report.error}")
+        self.report(report.as_dict(), self._lines(report))
+        if not report.ok:
+            raise CommandError("Some deployments stopped with an error (see above).")
+
+    def _lines(self, report):
         if not report.deployments:
-            self.stdout.write(f"Chain {selected.chain_id} has no EAS or schema registry "
-                              "deployment to index.")
+            yield (f"Chain {report.chain_id} has no EAS or schema registry deployment to "
+                   "index.")
         for d in report.deployments:
             line = (f"{d.deployment.kind} {d.deployment.address}: blocks {d.from_block}-"
                     f"{d.next_block - 1} in {d.ranges} range(s), {d.logs} log(s): "
@@ -39,9 +48,7 @@ class Command(BaseCommand):
             if d.rolled_back_from is not None:
                 line += (f"; {'reorganisation: ' if d.reorg else ''}rolled back to block "
                          f"{d.rolled_back_from}")
-            self.stdout.write(line)
+            yield line
             if d.error:
                 self.stderr.write(f"  error: {d.error}")
-        self.stdout.write(f"head {report.head}")
-        if not report.ok:
-            raise CommandError("Some deployments stopped with an error (see above).")
+        yield f"head {report.head}"

@@ -21,9 +21,12 @@ class Command(BaseCommand):
         parser.add_argument("--chain", required=True, help="A chain id or short name.")
         parser.add_argument("--once", action="store_true",
                             help="Process what is queued now, wait for the receipts, exit 0.")
-        parser.add_argument("--name", default="reference-executor")
-        parser.add_argument("--receipt-timeout", type=float, default=120.0)
-        parser.add_argument("--poll-seconds", type=float, default=2.0)
+        parser.add_argument("--name", default="reference-executor",
+                            help="The name it registers under (default: reference-executor).")
+        parser.add_argument("--receipt-timeout", type=float, default=120.0,
+                            help="Seconds to wait for a transaction's receipt (default: 120).")
+        parser.add_argument("--poll-seconds", type=float, default=2.0,
+                            help="Seconds between claims when the queue is empty (default: 2).")
 
     def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, **options):
         needed = {"SERVICE_URL": os.environ.get("SERVICE_URL", ""),

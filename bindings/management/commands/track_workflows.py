@@ -1,14 +1,18 @@
-from django.core.management.base import BaseCommand
-
 from bindings.tracking import workflows_track
+from core.commands import ReportCommand
 
 
-class Command(BaseCommand):
+class Command(ReportCommand):
     help = ("Track workflows once now (what the Celery beat task does periodically): expire, "
-            "requeue abandoned jobs, read receipts, confirm, retry reverted, requeue reorganised.")
+            "requeue abandoned jobs, read receipts, confirm, retry reverted, requeue "
+            "reorganised. Shows its progress on a terminal; --json prints the report for "
+            "scripts.")
 
     def handle(self, *args, **options):
-        report = workflows_track()
-        self.stdout.write(", ".join(f"{k} {v}" for k, v in report.as_dict().items() if k != "errors"))
-        for chain_id, error in report.errors.items():
-            self.stderr.write(f"chain {chain_id}: {error}")
+        with self.progress("Tracking workflows") as progress:
+            report = workflows_track(progress=progress)
+        counts = report.as_dict()
+        if not self.as_json:
+            for chain_id, error in report.errors.items():
+                self.stderr.write(f"chain {chain_id}: {error}")
+        self.report(counts, [", ".join(f"{k} {v}" for k, v in counts.items() if k != "errors")])

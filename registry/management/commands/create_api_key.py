@@ -11,7 +11,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--name", required=True, help="What the key is for, e.g. 'billing-service'.")
-        parser.add_argument("--scope", required=True, choices=KeyScope.values)
+        parser.add_argument("--scope", required=True, choices=KeyScope.values,
+                            help="What the key may do: admin (everything), api (the read and "
+                            "verify endpoints, workflows), executor (register, heartbeat, jobs).")
         parser.add_argument("--expires-in-days", type=int, help="Expire the key after this many days.")
 
     def handle(self, *args, name, scope, expires_in_days, **options):

@@ -13,7 +13,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
+                            help="Where the service answers, for the printed examples "
+                            "(default: http://127.0.0.1:8000).")
 
     def handle(self, *args, base_url, **options):
         if ApiKey.objects.exists():
