@@ -45,3 +45,17 @@ class ChainIdField(serializers.IntegerField):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_CHAIN_ID)
         super().__init__(**kwargs)
+
+
+class ExactCharField(serializers.CharField):
+    """A string kept exactly as given, leading and trailing spaces included (DRF's
+    CharField strips them); one of spaces only is still refused as blank."""
+
+    def __init__(self, **kwargs):
+        kwargs["trim_whitespace"] = False
+        super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and data and not data.strip() and not self.allow_blank:
+            self.fail("blank")
+        return super().run_validation(data)

@@ -4,6 +4,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.core.validators import slug_re
 from django.db import transaction
 from django.utils.text import slugify
 from djangorestframework_camel_case.util import underscoreize
@@ -48,7 +49,9 @@ def chain_fields_from_ethereum_lists(record: dict) -> dict:
     fields = {
         "chainId": record.get("chainId"),
         "name": record.get("name"),
-        "shortName": short_name if slugify(short_name) == short_name.lower() else slugify(short_name),
+        # Kept as the list has it ("_old_fire" included) when it is a slug; only a name
+        # with other characters is made one.
+        "shortName": short_name if slug_re.match(short_name) else slugify(short_name),
         "isTestnet": record.get("slip44") == TESTNET_SLIP44 or "testnet" in str(record.get("name", "")).lower(),
     }
     if isinstance(record.get("nativeCurrency"), dict):
@@ -83,7 +86,8 @@ def chains_import(records: list[tuple[str, object]], *, activate: bool = False,
                 payload["status"] = Chain.Status.ACTIVE if activate else Chain.Status.INACTIVE
             else:
                 payload.pop("chain_id")
-            serializer = ChainSerializer(existing, data=payload, partial=existing is not None)
+            serializer = ChainSerializer(existing, data=payload, partial=existing is not None,
+                                         context={"imported": True})
             if not serializer.is_valid():
                 reason = "; ".join(f"{camel_attr(e.attr)}: {e.detail}"
                                    for e in flatten_errors(serializer.errors))

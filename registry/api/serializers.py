@@ -5,7 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
-from core.fields import AddressField, Bytes32Field, ChainIdField
+from core.fields import AddressField, Bytes32Field, ChainIdField, ExactCharField
 from core.masking import mask_url
 from core.serializers import StrictModelSerializer, StrictSerializer, non_field_error
 from registry import abi
@@ -43,7 +43,8 @@ class ChainRefField(serializers.PrimaryKeyRelatedField):
 
 
 class NativeCurrencySerializer(StrictSerializer):
-    name = serializers.CharField(source="currency_name", max_length=100)
+    # Kept as given, spaces included: an imported list's values stay exactly theirs.
+    name = ExactCharField(source="currency_name", max_length=100)
     symbol = serializers.CharField(source="currency_symbol", max_length=16)
     decimals = serializers.IntegerField(source="currency_decimals", min_value=0, max_value=255)
 
@@ -52,7 +53,12 @@ class ChainSerializer(StrictModelSerializer):
     chain_id = ChainIdField(
         validators=[UniqueValidator(Chain.objects.all(), "A chain with this chain id exists.")]
     )
+    name = ExactCharField(max_length=200)
     native_currency = NativeCurrencySerializer(source="*", required=False)
+    # A string here, checked as a URL in validate_info_url: a chain list's own value (the
+    # import's context says so) is kept as the list has it, "www.example.org" included.
+    info_url = serializers.CharField(max_length=500, allow_blank=True, required=False,
+                                     help_text="The chain's website (http or https URL).")
 
     class Meta:
         model = Chain
@@ -86,7 +92,9 @@ class ChainSerializer(StrictModelSerializer):
         return check_url(value, WEB_SCHEMES) if value else value
 
     def validate_info_url(self, value):
-        return check_url(value, WEB_SCHEMES) if value else value
+        if not value or self.context.get("imported"):
+            return value
+        return check_url(value, WEB_SCHEMES)
 
 
 class ChainStatusSerializer(StrictSerializer):

