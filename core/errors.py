@@ -60,6 +60,13 @@ class HttpConflict(exceptions.APIException):
     default_code = "conflict"
 
 
+class PreconditionFailed(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = ("The resource has changed since the ETag given in If-Match: read it "
+                      "again, and send the new ETag with your change.")
+    default_code = "precondition_failed"
+
+
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
