@@ -21,7 +21,7 @@ from core.errors import PreconditionFailed
 
 SAFE_METHODS = ("GET", "HEAD")
 # The actions whose target is the resource itself: their 200 answers carry its ETag.
-_TAGGED_ACTIONS = ("retrieve", "update", "partial_update")
+TAGGED_ACTIONS = ("retrieve", "update", "partial_update")
 
 
 def representation_etag(data) -> str:
@@ -79,7 +79,7 @@ class ConditionalMixin:
 
     def finalize_response(self, request, response, *args, **kwargs):
         if request.method in SAFE_METHODS + ("PATCH", "PUT") and response.status_code == 200:
-            if getattr(self, "action", None) in _TAGGED_ACTIONS and isinstance(response.data, dict):
+            if getattr(self, "action", None) in TAGGED_ACTIONS and isinstance(response.data, dict):
                 response = self._tagged(request, response)
             if request.method in SAFE_METHODS and self.cache_max_age is not None:
                 response["Cache-Control"] = f"private, max-age={self.cache_max_age}"
@@ -87,10 +87,11 @@ class ConditionalMixin:
 
     def _tagged(self, request, response):
         etag = representation_etag(response.data)
-        if request.method in SAFE_METHODS and _none_match_fails(request, etag):
-            response = Response(status=304)
+        if request.method in SAFE_METHODS:
+            if _none_match_fails(request, etag):
+                response = Response(status=304)
+            response["Cache-Control"] = "private, no-cache"
         response["ETag"] = etag
-        response["Cache-Control"] = "private, no-cache"
         return response
 
 
