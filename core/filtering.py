@@ -43,7 +43,7 @@ def refuse_unknown_parameters(given, known: frozenset[str]) -> None:
     errors = {}
     for name in unknown:
         close = difflib.get_close_matches(name, known, n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
-        errors[name] = [ErrorDetail(f"Unknown query parameter; {hint}this list takes: {listed}.",
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        errors[name] = [ErrorDetail(f"Unknown query parameter{hint}; this list takes: {listed}.",
                                     code="unknown_parameter")]
     raise UnknownQueryParameters(errors)

@@ -41,7 +41,7 @@ def test_a_list_takes_its_page_size(client_for, route):
 def test_an_unknown_parameter_is_named_as_written_with_the_one_meant(api):
     body = assert_problem(api.get("/chains", {"is_testnet": "true"}), 400)
     assert body["errors"][0]["attr"] == "is_testnet"  # not camelCased into a valid name
-    assert "did you mean isTestnet?" in body["errors"][0]["detail"]
+    assert "(did you mean isTestnet?)" in body["errors"][0]["detail"]
 
 
 def test_an_item_read_keeps_its_own_parameters(api):
