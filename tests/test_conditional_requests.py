@@ -144,8 +144,9 @@ def test_an_executors_trust_is_changed_only_from_its_current_etag(admin):
     executor = ExecutorFactory()
     path = f"/v1/admin/executors/{executor.pk}"
     etag = etag_of(admin, path)
-    assert admin.patch(path, {"trusted": False}, format="json",
-                       HTTP_IF_MATCH=etag).status_code == 200
+    revoked = admin.patch(path, {"trusted": False}, format="json", HTTP_IF_MATCH=etag)
+    assert revoked.status_code == 200
+    assert revoked["ETag"] == etag_of(admin, path)  # the answer's tag is the record's
 
     refused = admin.patch(path, {"trusted": True}, format="json", HTTP_IF_MATCH=etag)
     assert_problem(refused, 412, "precondition_failed")
@@ -165,6 +166,7 @@ def test_an_rpc_endpoints_etag_covers_what_the_probes_measured(admin):
     assert_problem(response, 412, "precondition_failed")
     response = admin.patch(path, {"priority": 3}, format="json", HTTP_IF_MATCH=etag_of(admin, path))
     assert response.status_code == 200, response.content
+    assert response["ETag"] == etag_of(admin, path)
 
 
 def test_lists_carry_no_etag_and_keyed_answers_are_not_stored(admin):
