@@ -12,6 +12,7 @@ then sees the new representation and gets 412.
 import hashlib
 import json
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.http import parse_etags, quote_etag
 from rest_framework.response import Response
@@ -74,8 +75,8 @@ class ConditionalMixin:
             rows = model._default_manager.select_for_update().filter(
                 **{self.lookup_field: self.kwargs[kwarg]})
             list(rows.values_list("pk", flat=True))
-        except (TypeError, ValueError):
-            pass  # a malformed id: get_object answers 404
+        except (TypeError, ValueError, ValidationError):
+            pass  # a malformed id (as get_object_or_404 catches them): get_object answers 404
 
     def finalize_response(self, request, response, *args, **kwargs):
         if request.method in SAFE_METHODS + ("PATCH", "PUT") and response.status_code == 200:

@@ -118,9 +118,10 @@ def test_a_delete_honours_if_match(admin):
     assert not Category.objects.filter(pk=category.pk).exists()
 
 
-def test_an_if_match_on_an_unknown_item_is_a_404(admin):
-    response = admin.patch("/v1/admin/chains/999999", {"name": "X"}, format="json",
-                           HTTP_IF_MATCH='"abc"')
+@pytest.mark.parametrize("path", ["/v1/admin/chains/999999", "/v1/admin/executors/null,null",
+                                  "/v1/admin/contract-versions/x"])
+def test_an_if_match_on_an_unknown_or_malformed_item_is_a_404(admin, path):
+    response = admin.patch(path, {"name": "X"}, format="json", HTTP_IF_MATCH='"abc"')
     assert_problem(response, 404)
 
 
