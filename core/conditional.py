@@ -42,7 +42,8 @@ class ConditionalMixin:
     cache_max_age: int | None = None
 
     def dispatch(self, request, *args, **kwargs):
-        if request.method in SAFE_METHODS or "HTTP_IF_MATCH" not in request.META:
+        if (request.method in SAFE_METHODS or "HTTP_IF_MATCH" not in request.META
+                or not getattr(self, "detail", False)):  # a create has no item to compare
             return super().dispatch(request, *args, **kwargs)
         # The compare (get_object) and the write in one transaction; a refused request
         # writes nothing.
