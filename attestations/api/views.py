@@ -110,8 +110,8 @@ def on_active_chains(queryset):
 
 
 @extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
-class SchemaViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                    viewsets.GenericViewSet):
+class SchemaViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                    mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """EAS schemas registered on active chains, in the order of registration per chain;
     and the grammar check of a schema string and of data for it."""
 
@@ -140,8 +140,8 @@ class SchemaViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin, mix
 
 
 @extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
-class AttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                         viewsets.GenericViewSet):
+class AttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                         mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """EAS attestations on active chains, newest first (by attestation time, then by the
     order of indexing), with an opaque cursor that stays put while new ones arrive."""
 

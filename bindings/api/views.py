@@ -20,7 +20,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                      viewsets.GenericViewSet):
     """Document-binding workflows: a document hash to attest on a chain, followed from the
     request to the confirmed attestation."""
 
