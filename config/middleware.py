@@ -1,5 +1,6 @@
-"""Request-wide concerns: the request id, the body size limit, and problem documents for
-errors that happen outside DRF (unknown paths, 405s of plain views, crashes)."""
+"""Request-wide concerns: the request id, the body size limit, problem documents for
+errors that happen outside DRF (unknown paths, 405s of plain views, crashes), and the
+headers of answers to a key (rate limit, caching)."""
 
 import logging
 import re
@@ -51,6 +52,32 @@ def error_response(request, status: int, **fields):
 
         return envelope(request, status, fields.get("detail"))
     return problem_response(status, **fields)
+
+
+# What a keyed answer may be kept as by default: nowhere (it is the key holder's, and may
+# change at any time).
+KEYED_CACHE_CONTROL = "private, no-store"
+
+
+class KeyedResponseMiddleware:
+    """On answers to a request that carried a key: the key's rate-limit budget, as the
+    throttle counted it (core/throttling.py; 429s included), and `Cache-Control: private,
+    no-store` unless the view chose its own (an item read that can be revalidated, a list
+    that may be kept a minute: core/conditional.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        window = getattr(request, "rate_limit", None)
+        if window is not None:
+            for name, value in window.headers().items():
+                response[name] = value
+        # DRF sets `auth` on the Django request too; a request without a key has none.
+        if getattr(request, "auth", None) is not None and "Cache-Control" not in response:
+            response["Cache-Control"] = KEYED_CACHE_CONTROL
+        return response
 
 
 class ProblemDetailsMiddleware:

@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
     "ops.observability.AccessLogMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # early, so that error responses carry CORS too
+    # Outside ProblemDetailsMiddleware: a converted error keeps the rate-limit headers.
+    "config.middleware.KeyedResponseMiddleware",
     "config.middleware.ProblemDetailsMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -176,11 +178,14 @@ CORS_ALLOW_HEADERS = [
     "x-api-key",
     "x-request-id",
     "idempotency-key",
+    "if-match",
+    "if-none-match",
     "trpc-accept",
     "trpc-batch-mode",
     "x-trpc-source",
 ]
-CORS_EXPOSE_HEADERS = ["x-request-id", "retry-after", "www-authenticate", "location"]
+CORS_EXPOSE_HEADERS = ["x-request-id", "retry-after", "www-authenticate", "location", "etag",
+                       "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]
 CORS_PREFLIGHT_MAX_AGE = 3600
 
 # API keys (SPEC section 2). Keys are stored as HMACs under API_KEY_PEPPER (or SECRET_KEY).
@@ -348,6 +353,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs page's JavaScript is served by us, not a CDN: it works offline too.
     "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
+from drf_spectacular.views import (
+    SpectacularJSONAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from ops import health
 from ops.metrics import metrics_view
@@ -21,6 +25,8 @@ urlpatterns = [
     # The JSON view: the plain one renders YAML first, and our negotiation ignores Accept.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("v1/docs", SpectacularRedocView.as_view(url_name="openapi"), name="docs"),
+    # Swagger UI, to try the operations from a browser with a key ("Authorize").
+    path("v1/docs/try", SpectacularSwaggerView.as_view(url_name="openapi"), name="docs-try"),
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
     path("", include("attestations.api.urls")),

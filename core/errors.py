@@ -60,6 +60,20 @@ class HttpConflict(exceptions.APIException):
     default_code = "conflict"
 
 
+class UnknownQueryParameters(exceptions.ValidationError):
+    """400 naming query parameters a list does not take, as the client wrote them (attrs
+    not camelCased: `is_testnet` must not come back as the valid `isTestnet`)."""
+
+    attrs_as_given = True
+
+
+class PreconditionFailed(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = ("The resource has changed since the ETag given in If-Match: read it "
+                      "again, and send the new ETag with your change.")
+    default_code = "precondition_failed"
+
+
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
@@ -142,8 +156,9 @@ class ProblemFormatter(ExceptionFormatter):
         exc = self.exc
         detail = exc.detail
         if isinstance(exc, exceptions.ValidationError) or hasattr(exc, "field_errors"):
+            name = (lambda attr: attr) if getattr(exc, "attrs_as_given", False) else camel_attr
             errors = [
-                {"attr": camel_attr(e.attr), "code": e.code, "detail": e.detail}
+                {"attr": name(e.attr), "code": e.code, "detail": e.detail}
                 for e in flatten_errors(getattr(exc, "field_errors", detail))
             ]
             summary = _summary(errors)

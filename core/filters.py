@@ -1,13 +1,20 @@
 """Query-parameter filters shared by the APIs (django-filter).
 
 Query parameters are checked as strictly as bodies: a malformed address or hash is a 400
-naming the parameter, not a filter that silently matches nothing.
+naming the parameter, not a filter that silently matches nothing (and an unknown parameter
+is a 400 too: core/filtering.py).
+
+Multi-value filters (`...InFilter`) take `status=active,inactive`, or the parameter
+repeated (`status=active&status=inactive`, as tRPC and many HTTP clients send lists): each
+value is checked as the single-value filter checks it.
 """
 
 from datetime import UTC, date, datetime
 
 import django_filters as filters
 from django import forms
+from django_filters.constants import EMPTY_VALUES
+from django_filters.widgets import CSVWidget
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
@@ -97,3 +104,50 @@ class IsoTimeFormField(forms.Field):
 @extend_schema_field(OpenApiTypes.DATETIME)
 class IsoTimeFilter(filters.Filter):
     field_class = IsoTimeFormField
+
+
+class MultiValueWidget(CSVWidget):
+    """Comma-separated values, from one parameter or several of the same name: a repeated
+    parameter must not silently keep only its last value."""
+
+    def value_from_datadict(self, data, files, name):
+        given = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+        given = [value for value in given if value is not None]
+        if not given:
+            return None
+        return [part.strip() for value in given for part in value.split(",") if part.strip()]
+
+
+class ChoiceInFilter(filters.BaseInFilter, filters.ChoiceFilter):
+    """One of several choices: `status=active,inactive`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(widget=MultiValueWidget, **kwargs)
+
+
+class NumberInFilter(filters.BaseInFilter, filters.NumberFilter):
+    """One of several integers: `rpcId=1,2`."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, **kwargs):
+        super().__init__(widget=MultiValueWidget, **kwargs)
+
+
+class ChainIdInFilter(filters.BaseInFilter, ChainIdFilter):
+    """One of several chain ids: `chainId=1,10`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(widget=MultiValueWidget, **kwargs)
+
+
+class OrderingFilter(filters.OrderingFilter):
+    """django-filter's `ordering` (`ordering=-chainId,name`), ended with the primary key:
+    rows that tie on the chosen fields keep one order, so offset pages neither repeat nor
+    skip them."""
+
+    def filter(self, qs, value):
+        qs = super().filter(qs, value)
+        if value in EMPTY_VALUES:
+            return qs
+        return qs.order_by(*qs.query.order_by, "pk")

@@ -1,8 +1,11 @@
-"""OpenAPI: every operation documents its problem responses."""
+"""OpenAPI: every operation documents its problem responses and the HTTP headers it
+answers (docs/api.md, "HTTP conventions")."""
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
+from core.conditional import TAGGED_ACTIONS, ConditionalMixin
 from core.problems import PROBLEM_CONTENT_TYPE
 from core.serializers import StrictMixin
 
@@ -30,16 +33,71 @@ ERROR_DESCRIPTIONS = {
     "403": "The key's scope does not allow this.",
     "404": "No such resource.",
     "409": "Conflict: a duplicate unique value, or the resource is still referenced.",
+    "412": "Precondition failed (`precondition_failed`): the resource has changed since the "
+           "ETag given in `If-Match`; read it again.",
     "413": "The request body is too large.",
     "411": "The body was sent chunked, without a Content-Length.",
     "415": "The request body is not JSON (or its charset is not a text encoding).",
     "429": "Rate limited: the key made too many requests; retry after `Retry-After` seconds.",
 }
-RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
-                                "description": "Seconds until the key may try again."}}
+LIST_BAD_REQUEST = ("Invalid input: a bad or unknown query parameter (`unknown_parameter`); "
+                    "`errors` names each one.")
+NOT_MODIFIED = "Not modified: the representation still has the ETag given in `If-None-Match`."
+
+
+def _header(description: str, type_: str = "string") -> dict:
+    return {"schema": {"type": type_}, "description": description}
+
+
+RETRY_AFTER = {"Retry-After": _header("Seconds until the key may try again.", "integer")}
+RATE_LIMIT = {
+    "RateLimit-Limit": _header("Requests the key may make in the current window.", "integer"),
+    "RateLimit-Remaining": _header("Requests left to the key in the current window.", "integer"),
+    "RateLimit-Reset": _header("Seconds until the window, and the count, start again.",
+                               "integer"),
+}
+LOCATION = {"Location": _header("The absolute path of the created resource.")}
+ETAG = {"ETag": _header("A strong validator of this representation; send it back in "
+                        "`If-Match` to change the resource, or `If-None-Match` to read it.")}
+CACHE_CONTROL = {
+    "no-store": "`private, no-store`: an answer to a key is not kept.",
+    "no-cache": "`private, no-cache`: a client may keep it, and revalidates it with "
+                "`If-None-Match` before use.",
+    "max-age": "`private, max-age={}`: a client may keep it that many seconds.",
+}
+IF_MATCH = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description="The ETag of the resource as last read: the change is made only if it still "
+    "has it (else 412). Without the header, the change is made whatever the resource's state.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER, required=False,
+    description="ETags the client holds: 304 without a body when the representation has one.",
+)
 
 
 class AutoSchema(BaseAutoSchema):
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if self._conditional_write():
+            parameters.append(IF_MATCH)
+        elif self._tagged_read():
+            parameters.append(IF_NONE_MATCH)
+        return parameters
+
+    def _tagged_read(self) -> bool:
+        return (isinstance(self.view, ConditionalMixin) and self.method == "GET"
+                and getattr(self.view, "action", None) == "retrieve")
+
+    def _tagged_answer(self) -> bool:
+        """A 200 of an item read or update: it carries the item's ETag."""
+        return (isinstance(self.view, ConditionalMixin)
+                and getattr(self.view, "action", None) in TAGGED_ACTIONS)
+
+    def _conditional_write(self) -> bool:
+        return (isinstance(self.view, ConditionalMixin) and getattr(self.view, "detail", False)
+                and self.method in ("POST", "PUT", "PATCH", "DELETE"))
+
     def _map_serializer(self, serializer, direction, bypass_extensions=False):
         mapped = super()._map_serializer(serializer, direction, bypass_extensions)
         # A strict serializer refuses unknown fields (400): the schema says so, or a client
@@ -72,8 +130,42 @@ class AutoSchema(BaseAutoSchema):
             codes.append("409")
         if method in ("POST", "PATCH", "PUT"):
             codes += ["411", "413", "415"]
+        if self._conditional_write():
+            codes.append("412")
+        descriptions = dict(ERROR_DESCRIPTIONS)
+        if self._is_list_view():
+            descriptions["400"] = LIST_BAD_REQUEST
         for code in codes:
-            responses.setdefault(code, {"description": ERROR_DESCRIPTIONS[code], **problem})
-        if "429" in codes:
-            responses["429"] = {**responses["429"], "headers": RETRY_AFTER}
+            responses.setdefault(code, {"description": descriptions[code], **problem})
+        if self._tagged_read():
+            responses["304"] = {"description": NOT_MODIFIED}
+        for code, response in responses.items():
+            headers = self._headers(code)
+            if headers:
+                response["headers"] = {**response.get("headers", {}), **headers}
         return responses
+
+    def _headers(self, code: str) -> dict:
+        """The headers answered with `code` (config.middleware, core.conditional, ...)."""
+        status, keyed = int(code), bool(self.get_auth())
+        headers = {}
+        # Counted by the throttle: every keyed answer past the key and scope checks.
+        if keyed and status not in (401, 403, 411, 413):
+            headers.update(RATE_LIMIT)
+        if status == 429:
+            headers.update(RETRY_AFTER)
+        if status == 201:
+            headers.update(LOCATION)
+        if self._tagged_answer() and status in (200, 304):
+            headers.update(ETAG)
+        if keyed and (200 <= status < 300 or status == 304):
+            headers["Cache-Control"] = _header(self._cache_control(status))
+        return headers
+
+    def _cache_control(self, status: int) -> str:
+        max_age = getattr(self.view, "cache_max_age", None)
+        if self.method == "GET" and max_age is not None and status in (200, 304):
+            return CACHE_CONTROL["max-age"].format(max_age)
+        if self._tagged_read():
+            return CACHE_CONTROL["no-cache"]
+        return CACHE_CONTROL["no-store"]

@@ -4,17 +4,42 @@ A fixed window counted with one atomic `cache.incr` per request: cheap on Redis 
 list rewritten per request as DRF's SimpleRateThrottle does) and shared by every worker
 process. A key may burst up to twice its rate across a window boundary; that is the price of
 one round trip. Requests without a key are not throttled here: they get 401 before any work.
+
+What the count says (`Window`) is kept on the request, and config.middleware writes it as
+the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers: the client sees
+its budget on every keyed answer, 429s included, at no cost beyond the count itself.
 """
 
 import logging
 import math
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One request counted in a fixed window: the limit, what is left of it, and the whole
+    seconds until the window (and the count) starts again."""
+
+    limit: int
+    remaining: int
+    reset: int
+
+    @property
+    def wait(self) -> int | None:
+        """None while within the limit, else the seconds to wait (at least 1)."""
+        return None if self.remaining >= 0 else max(1, self.reset)
+
+    def headers(self) -> dict[str, str]:
+        return {"RateLimit-Limit": str(self.limit),
+                "RateLimit-Remaining": str(max(0, self.remaining)),
+                "RateLimit-Reset": str(self.reset)}
 
 
 class KeyRateThrottle(BaseThrottle):
@@ -25,17 +50,20 @@ class KeyRateThrottle(BaseThrottle):
         rate = settings.API_RATE_LIMITS.get(getattr(holder, "scope", None))
         if holder is None or rate is None:
             return True
-        self.wait_seconds = over_limit(f"throttle:{holder.prefix}", rate)
+        window = count_request(f"throttle:{holder.prefix}", rate)
+        # On the Django request, where the middleware that writes the headers finds it.
+        request._request.rate_limit = window
+        self.wait_seconds = window.wait if window is not None else None
         return self.wait_seconds is None
 
     def wait(self):
         return getattr(self, "wait_seconds", None)
 
 
-def over_limit(name: str, rate: tuple[int, int]) -> int | None:
+def count_request(name: str, rate: tuple[int, int]) -> Window | None:
     """Count one request of `name` against `rate` (limit, period in seconds) in a fixed
-    window, one atomic `cache.incr`: None while within it, else the seconds until the next
-    window. The cache down: None (serve rather than fail: fail open)."""
+    window, one atomic `cache.incr`. The cache down: None (serve rather than fail: fail
+    open, and no headers, since nothing was counted)."""
     limit, period = rate
     now = time.time()
     window = int(now // period)
@@ -47,4 +75,12 @@ def over_limit(name: str, rate: tuple[int, int]) -> int | None:
         logger.warning("Rate limit of %s not checked, the cache failed: %s",
                        name.split(":")[0], type(exc).__name__)
         return None
-    return None if count <= limit else max(1, math.ceil((window + 1) * period - now))
+    # remaining < 0: over the limit (the headers show 0).
+    return Window(limit, limit - count, math.ceil((window + 1) * period - now))
+
+
+def over_limit(name: str, rate: tuple[int, int]) -> int | None:
+    """`count_request`, told as the seconds to wait: None while within the limit (or when
+    the cache is down), else the seconds until the next window."""
+    window = count_request(name, rate)
+    return window.wait if window is not None else None

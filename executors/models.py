@@ -74,15 +74,19 @@ class ExecutorQuerySet(models.QuerySet):
     def trusted(self):
         return self.filter(trust_revoked_at__isnull=True)
 
-    def showing(self, status: str, now=None):
-        """Executors whose current_status() is `status`: the same rule, as a query."""
+    def showing(self, *statuses: str, now=None):
+        """Executors whose current_status() is one of `statuses`: the same rule, as a query."""
         now = now or timezone.now()
-        if status == ExecutorStatus.STALE:
-            lapsed = models.Q(status__in=LIVE_STATUSES, lease_expires_at__lte=now)
-            return self.filter(models.Q(status=status) | lapsed)
-        if status in LIVE_STATUSES:
-            return self.filter(status=status, lease_expires_at__gt=now)
-        return self.filter(status=status)
+        shown = models.Q(pk__in=[])
+        for status in statuses:
+            if status == ExecutorStatus.STALE:
+                lapsed = models.Q(status__in=LIVE_STATUSES, lease_expires_at__lte=now)
+                shown |= models.Q(status=status) | lapsed
+            elif status in LIVE_STATUSES:
+                shown |= models.Q(status=status, lease_expires_at__gt=now)
+            else:
+                shown |= models.Q(status=status)
+        return self.filter(shown)
 
 
 class Executor(models.Model):

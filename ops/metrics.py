@@ -85,7 +85,7 @@ class StateCollector:
         now = timezone.now()
         chains = Executor.objects.values_list("chain_id", flat=True).distinct()
         for status in ExecutorStatus.values:
-            rows = (Executor.objects.showing(status, now).values("chain_id")
+            rows = (Executor.objects.showing(status, now=now).values("chain_id")
                     .annotate(n=Count("id")).order_by())
             counts = {row["chain_id"]: row["n"] for row in rows}
             for chain_id in chains:

@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 from registry.authentication import BearerKeyAuthentication
 from registry.permissions import ScopePermission
 
-# DRF views anyone may call: the schema and its docs page.
-PUBLIC_PATHS = {"/v1/openapi.json", "/v1/docs"}
+# DRF views anyone may call: the schema and its docs pages.
+PUBLIC_PATHS = {"/v1/openapi.json", "/v1/docs", "/v1/docs/try"}
 # Methods that every view answers the same way (HEAD as GET, OPTIONS as metadata).
 _IMPLIED_METHODS = {"head", "options"}
 _REGEX_PARAM = re.compile(r"\(\?P<(\w+)>[^)]*\)")

@@ -105,11 +105,19 @@ def test_the_docs_page_is_html_served_without_a_key(anon):
     assert "/v1/openapi.json" in response.content.decode()
 
 
-def test_the_docs_page_loads_its_script_from_this_service_not_a_cdn(anon):
-    page = anon.get("/v1/docs").content.decode()
-    scripts = re.findall(r'<script[^>]+src="([^"]+)"', page)
+@pytest.mark.parametrize("page", ["/v1/docs", "/v1/docs/try"])
+def test_the_docs_pages_load_their_scripts_from_this_service_not_a_cdn(anon, page):
+    html = anon.get(page).content.decode()
+    scripts = re.findall(r'<script[^>]+src="([^"]+)"', html)
     assert scripts and all(src.startswith("/static/") for src in scripts), scripts
-    assert anon.get(scripts[0]).status_code == 200
+    assert all(anon.get(src).status_code == 200 for src in scripts)
+
+
+def test_swagger_ui_tries_operations_against_the_schema(anon):
+    response = anon.get("/v1/docs/try")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "/v1/openapi.json" in response.content.decode()
 
 
 def test_the_schema_generates_without_a_single_warning(tmp_path):

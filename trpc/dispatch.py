@@ -122,6 +122,8 @@ def call(procedure: Procedure, request, holder, data):
     inner = _inner_request(request, procedure.method, path, query_string, body, holder)
     match = resolve(inner.path_info)
     response = match.func(inner, *match.args, **match.kwargs)
+    if (window := getattr(inner, "rate_limit", None)) is not None:
+        request.rate_limit = window  # the key's budget after this call: the outer headers'
     if hasattr(response, "render"):
         response.render()
     return _outcome(response)

@@ -5,16 +5,21 @@ from attestations.models import Attestation, Schema
 from core.filters import (
     AddressFilter,
     Bytes32Filter,
-    ChainIdFilter,
+    ChainIdInFilter,
     IsoTimeFilter,
+    OrderingFilter,
     StrictBooleanFilter,
 )
 from registry.models import Chain
 
 
 class PublicChainFilter(filters.FilterSet):
+    chainId = ChainIdInFilter()
     isTestnet = StrictBooleanFilter(field_name="is_testnet")
     shortName = filters.CharFilter(field_name="short_name")
+    name = filters.CharFilter()
+    ordering = OrderingFilter(fields=(("chain_id", "chainId"), ("name", "name"),
+                                      ("short_name", "shortName")))
 
     class Meta:
         model = Chain
@@ -31,7 +36,7 @@ class AttestationFilterForm(forms.Form):
 
 
 class SchemaFilter(filters.FilterSet):
-    chainId = ChainIdFilter()
+    chainId = ChainIdInFilter()
     uid = Bytes32Filter()
 
     class Meta:
@@ -39,8 +44,10 @@ class SchemaFilter(filters.FilterSet):
         fields = []
 
 
+# No `ordering` on attestations: the keyset pagination keeps one order (newest first),
+# which its cursors encode (core/pagination.py); `from`/`to` select a window instead.
 class AttestationFilter(filters.FilterSet):
-    chainId = ChainIdFilter()
+    chainId = ChainIdInFilter()
     schemaId = Bytes32Filter(field_name="schema_uid")
     attester = AddressFilter()
     recipient = AddressFilter()

@@ -10,21 +10,28 @@ from rest_framework.response import Response
 from attestations import schema
 from attestations.api import filters, serializers
 from attestations.models import Attestation, Schema
+from core.conditional import ConditionalMixin
 from core.errors import Conflict
 from core.pagination import KeysetPagination
 from core.validators import InvalidHex, normalize_bytes32
 from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
 
+# Chains and schemas change seldom (an administrator's edit, a new registration): a client
+# may keep a read a minute. Attestations and workflows change as the chain moves: no max-age.
+PUBLIC_REGISTRY_MAX_AGE = 60
+
 
 class AttestationPagination(KeysetPagination):
     time_field = "time"
 
 
-class ChainViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ChainViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                   viewsets.GenericViewSet):
     """The supported blockchain networks: active chains with their deployments, the health
     of their RPC endpoints and their online executors."""
 
+    cache_max_age = PUBLIC_REGISTRY_MAX_AGE
     serializer_class = serializers.PublicChainSerializer
     filterset_class = filters.PublicChainFilter
     lookup_field = "chain_id"
@@ -103,8 +110,8 @@ def on_active_chains(queryset):
 
 
 @extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
-class SchemaViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                    viewsets.GenericViewSet):
+class SchemaViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                    mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """EAS schemas registered on active chains, in the order of registration per chain;
     and the grammar check of a schema string and of data for it."""
 
@@ -114,6 +121,7 @@ class SchemaViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     model = Schema
     deferred_fields = ("parse_error", "block_hash", "log_index", "indexed_at", "deployment")
     record_order = ("chain_id", "block_number", "log_index")
+    cache_max_age = PUBLIC_REGISTRY_MAX_AGE
 
     @extend_schema(
         request=serializers.SchemaValidateRequestSerializer,
@@ -132,8 +140,8 @@ class SchemaViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelM
 
 
 @extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
-class AttestationViewSet(UidLookupMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                         viewsets.GenericViewSet):
+class AttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                         mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """EAS attestations on active chains, newest first (by attestation time, then by the
     order of indexing), with an opaque cursor that stays put while new ones arrive."""
 

@@ -1,12 +1,15 @@
 import django_filters as filters
 
 from bindings.models import Workflow, WorkflowState
-from core.filters import Bytes32Filter
+from core.filters import Bytes32Filter, ChainIdInFilter, ChoiceInFilter
+
+# No `ordering`: the cursor pagination keeps one order (newest first), which its cursors
+# encode (bindings/api/pagination.py).
 
 
 class WorkflowFilter(filters.FilterSet):
-    state = filters.ChoiceFilter(choices=WorkflowState.choices)
-    chainId = filters.NumberFilter(field_name="chain_id")
+    state = ChoiceInFilter(choices=WorkflowState.choices)
+    chainId = ChainIdInFilter()
     documentHash = Bytes32Filter(field_name="document_hash")
 
     class Meta:

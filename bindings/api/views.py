@@ -8,6 +8,8 @@ from bindings.api import filters, serializers
 from bindings.api.pagination import WorkflowCursorPagination
 from bindings.api.serializers import MAX_IDEMPOTENCY_KEY
 from bindings.models import Workflow
+from core.conditional import ConditionalMixin
+from core.viewsets import created_headers
 from registry.models import KeyScope
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -18,7 +20,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-class WorkflowViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                      viewsets.GenericViewSet):
     """Document-binding workflows: a document hash to attest on a chain, followed from the
     request to the confirmed attestation."""
 
@@ -63,5 +66,8 @@ class WorkflowViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             fingerprint=workflows.request_fingerprint(request.data),
         )
         workflow = Workflow.objects.prefetch_related("transitions").get(pk=workflow.pk)
-        return Response(serializers.WorkflowDetailSerializer(workflow).data,
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        data = serializers.WorkflowDetailSerializer(workflow).data
+        if not created:  # the first answer to this Idempotency-Key, as it is now
+            return Response(data)
+        return Response(data, status=status.HTTP_201_CREATED,
+                        headers=created_headers("workflow-detail", pk=workflow.pk))

@@ -4,8 +4,9 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from core.conditional import ConditionalMixin
 from core.lean import answer, read_request
-from core.viewsets import AdminViewSet
+from core.viewsets import AdminViewSet, created_headers
 from executors import services
 from executors.api import filters, serializers
 from executors.models import Executor, TrustedAttester
@@ -44,8 +45,12 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         executor, created = services.executor_register(
             chain=self.chain(), holder=request.auth, **body.validated_data
         )
+        if not created:
+            return Response(serializers.ExecutorSerializer(executor).data)
+        # The executor's record is read at the admin API (an executor key has no read).
         return Response(serializers.ExecutorSerializer(executor).data,
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+                        status=status.HTTP_201_CREATED,
+                        headers=created_headers("executor-detail", pk=executor.pk))
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.HeartbeatSerializer,
                    responses=serializers.HeartbeatResponseSerializer)
@@ -62,7 +67,8 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         return answer(serializers.HeartbeatResponseSerializer, beat)
 
 
-class ExecutorAdminViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                           viewsets.GenericViewSet):
     """Executors of every chain; administrators can revoke or restore their trust."""
 
     authentication_classes = [BearerKeyAuthentication]

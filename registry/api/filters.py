@@ -1,22 +1,33 @@
 import django_filters as filters
 from django.db.models import Q
 
-from core.filters import AddressFilter, StrictBooleanFilter
+from core.filters import (
+    AddressFilter,
+    ChainIdInFilter,
+    ChoiceInFilter,
+    NumberInFilter,
+    OrderingFilter,
+    StrictBooleanFilter,
+)
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import OverrideStatus, ProbeStatus, ProviderHealth, RpcEndpoint
 
-# Filter names are the camelCase names of the wire format.
+# Filter names are the camelCase names of the wire format. Where a filter names one of a
+# few values (a status, a chain), it takes several: `status=active,inactive`.
 
 
 class ChainFilter(filters.FilterSet):
-    status = filters.ChoiceFilter(choices=Chain.Status.choices)
+    chainId = ChainIdInFilter()
+    status = ChoiceInFilter(choices=Chain.Status.choices)
     isTestnet = StrictBooleanFilter(field_name="is_testnet")
     shortName = filters.CharFilter(field_name="short_name")
+    name = filters.CharFilter()
     search = filters.CharFilter(field_name="name", lookup_expr="icontains")
-    ordering = filters.OrderingFilter(
-        fields=(("chain_id", "chainId"), ("name", "name"), ("created_at", "createdAt"))
-    )
+    ordering = OrderingFilter(fields=(
+        ("chain_id", "chainId"), ("name", "name"), ("short_name", "shortName"),
+        ("created_at", "createdAt"), ("updated_at", "updatedAt"),
+    ))
 
     class Meta:
         model = Chain
@@ -25,6 +36,7 @@ class ChainFilter(filters.FilterSet):
 
 class CategoryFilter(filters.FilterSet):
     search = filters.CharFilter(field_name="name", lookup_expr="icontains")
+    ordering = OrderingFilter(fields=(("slug", "slug"), ("name", "name")))
 
     class Meta:
         model = Category
@@ -34,6 +46,7 @@ class CategoryFilter(filters.FilterSet):
 class ContractNameFilter(filters.FilterSet):
     category = filters.CharFilter(field_name="category__slug")
     search = filters.CharFilter(method="filter_search")
+    ordering = OrderingFilter(fields=(("name", "name"), ("display_name", "displayName")))
 
     class Meta:
         model = ContractName
@@ -47,6 +60,8 @@ class ContractNameFilter(filters.FilterSet):
 class ContractVersionFilter(filters.FilterSet):
     contractName = filters.CharFilter(field_name="contract_name__name")
     version = filters.CharFilter()
+    # By creation, not by `version`: semantic versions do not sort as text (1.10 < 1.9).
+    ordering = OrderingFilter(fields=(("id", "id"), ("created_at", "createdAt")))
 
     class Meta:
         model = ContractVersion
@@ -54,11 +69,15 @@ class ContractVersionFilter(filters.FilterSet):
 
 
 class DeploymentFilter(filters.FilterSet):
-    chainId = filters.NumberFilter(field_name="chain_id")
-    kind = filters.ChoiceFilter(choices=Deployment.Kind.choices)
+    chainId = ChainIdInFilter()
+    kind = ChoiceInFilter(choices=Deployment.Kind.choices)
     address = AddressFilter()
     contractName = filters.CharFilter(field_name="contract_version__contract_name__name")
-    contractVersion = filters.NumberFilter(field_name="contract_version_id")
+    contractVersion = NumberInFilter(field_name="contract_version_id")
+    ordering = OrderingFilter(fields=(
+        ("id", "id"), ("chain_id", "chainId"), ("start_block", "startBlock"),
+        ("created_at", "createdAt"),
+    ))
 
     class Meta:
         model = Deployment
@@ -66,13 +85,14 @@ class DeploymentFilter(filters.FilterSet):
 
 
 class RpcEndpointFilter(filters.FilterSet):
-    chainId = filters.NumberFilter(field_name="chain_id")
+    chainId = ChainIdInFilter()
     provider = filters.CharFilter(lookup_expr="iexact")  # as POST /rpc/health takes it
-    probeStatus = filters.ChoiceFilter(field_name="status", choices=ProbeStatus.choices)
+    probeStatus = ChoiceInFilter(field_name="status", choices=ProbeStatus.choices)
     monitored = StrictBooleanFilter(field_name="monitoring_enabled")
-    ordering = filters.OrderingFilter(
-        fields=(("priority", "priority"), ("latency_ms", "latencyMs"), ("id", "id"))
-    )
+    ordering = OrderingFilter(fields=(
+        ("priority", "priority"), ("latency_ms", "latencyMs"), ("id", "id"),
+        ("chain_id", "chainId"), ("last_checked_at", "lastCheckedAt"),
+    ))
 
     class Meta:
         model = RpcEndpoint
@@ -81,8 +101,9 @@ class RpcEndpointFilter(filters.FilterSet):
 
 class ProviderHealthFilter(filters.FilterSet):
     provider = filters.CharFilter(lookup_expr="iexact")
-    rpcId = filters.NumberFilter(field_name="rpc_endpoint_id")
-    status = filters.ChoiceFilter(choices=OverrideStatus.choices)
+    rpcId = NumberInFilter(field_name="rpc_endpoint_id")
+    status = ChoiceInFilter(choices=OverrideStatus.choices)
+    ordering = OrderingFilter(fields=(("id", "id"), ("created_at", "createdAt")))
 
     class Meta:
         model = ProviderHealth

@@ -2,10 +2,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
-from rest_framework.reverse import reverse
 
+from core.conditional import ConditionalMixin
 from core.errors import Conflict
-from core.viewsets import AdminAccess, AdminViewSet
+from core.viewsets import AdminAccess, AdminViewSet, CreatedLocationMixin
 from registry.api import filters, serializers
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
@@ -89,15 +89,10 @@ class RpcEndpointViewSet(AdminViewSet):
     def perform_update(self, serializer):
         serializer.instance = RpcEndpoint.objects.with_health().get(pk=serializer.save().pk)
 
-    def get_success_headers(self, data):
-        # DRF would put the `url` field (the RPC URL itself) in Location: point at the record.
-        return {"Location": reverse("rpc-endpoint-detail", kwargs={"pk": data["id"]},
-                                    request=self.request)}
-
 
 class ProviderHealthViewSet(
-    AdminAccess, mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    AdminAccess, CreatedLocationMixin, ConditionalMixin, mixins.CreateModelMixin,
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet,
 ):
     """Provider health reports: history rows, created and read, never changed."""
 
