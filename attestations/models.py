@@ -181,7 +181,11 @@ class Timestamp(OnChainRecord):
         constraints = [
             models.UniqueConstraint(fields=["deployment", "data"], name="unique_timestamp_data"),
         ]
-        indexes = [models.Index(fields=["data"], name="timestamp_data_idx")]
+        indexes = [
+            models.Index(fields=["data"], name="timestamp_data_idx"),
+            # GET /timestamps: newest first, a page at a time (keyset on timestamp, id).
+            models.Index(fields=["-timestamp", "-id"], name="timestamp_time_idx"),
+        ]
 
 
 class OffchainRevocation(OnChainRecord):
@@ -196,6 +200,12 @@ class OffchainRevocation(OnChainRecord):
         constraints = [
             models.UniqueConstraint(fields=["deployment", "revoker", "data"],
                                     name="unique_offchain_revocation"),
+        ]
+        indexes = [
+            # GET /offchain-revocations: newest first, and by an offchain attestation's uid
+            # (what verification of an offchain attestation asks).
+            models.Index(fields=["-timestamp", "-id"], name="offchain_revocation_time_idx"),
+            models.Index(fields=["data"], name="offchain_revocation_data_idx"),
         ]
 
 

@@ -170,6 +170,13 @@ class EasNode:
         return register_schema(self.w3, self.deployment.schema_registry, schema,
                                sender=self.sender, **kwargs)
 
+    def eas_contract(self):
+        """The whole EAS contract (its artifact's ABI), beyond what the service calls."""
+        from attestations.eas import artifact
+
+        return self.w3.eth.contract(address=Web3.to_checksum_address(self.deployment.eas),
+                                    abi=artifact("EAS")["abi"])
+
 
 def deploy_eas_on(anvil: "Anvil") -> EasNode:
     """The EAS contracts deployed on `anvil` by its first (unlocked) account."""

@@ -211,3 +211,31 @@ class AttestationFactory(factory.django.DjangoModelFactory):
     block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
     log_index = factory.Sequence(lambda n: n)
     indexed = factory.PostGeneration(read_by_a_cursor)
+
+
+class TimestampFactory(factory.django.DjangoModelFactory):
+    """A `Timestamped` event of `data` on `chain`."""
+
+    class Meta:
+        model = "attestations.Timestamp"
+        skip_postgeneration_save = True
+
+    chain = factory.SubFactory(ChainFactory)
+    deployment = factory.SubFactory(EasDeploymentFactory, chain=factory.SelfAttribute("..chain"))
+    data = factory.Sequence(lambda n: _hex32(0x7153000 + n))
+    timestamp = factory.LazyFunction(lambda: timezone.now().replace(microsecond=0))
+    tx_hash = factory.Sequence(lambda n: _hex32(0x7B00000 + n))
+    block_number = 10
+    block_hash = factory.LazyAttribute(lambda o: _hex32(0xB0000 + o.block_number))
+    log_index = factory.Sequence(lambda n: n)
+    indexed = factory.PostGeneration(read_by_a_cursor)
+
+
+class OffchainRevocationFactory(TimestampFactory):
+    """A `RevokedOffchain` event: `revoker` revoked the offchain attestation `data`."""
+
+    class Meta:
+        model = "attestations.OffchainRevocation"
+        skip_postgeneration_save = True
+
+    revoker = "0x" + "e0" * 20

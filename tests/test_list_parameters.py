@@ -20,7 +20,8 @@ def client_for(admin, api):
 
 
 def test_every_list_is_walked():
-    assert len(LISTS) == 13
+    # The routes come from the schema: a floor, so that an empty walk cannot pass.
+    assert len(LISTS) >= 15
 
 
 @pytest.mark.parametrize("route", LISTS, ids=str)

@@ -1,7 +1,7 @@
 import django_filters as filters
 from django import forms
 
-from attestations.models import Attestation, Schema
+from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
 from core.filters import (
     AddressFilter,
     Bytes32Filter,
@@ -63,9 +63,38 @@ class AttestationFilter(filters.FilterSet):
         return queryset.filter(revocation_time__isnull=not value)
 
 
-# `from` and `to` are Python keywords: set beside the declared filters. A half-open range,
-# [from, to), so that consecutive windows neither miss nor repeat an attestation.
-AttestationFilter.base_filters["from"] = IsoTimeFilter(
-    field_name="time", lookup_expr="gte", label="Attested at or after this time (ISO 8601).")
-AttestationFilter.base_filters["to"] = IsoTimeFilter(
-    field_name="time", lookup_expr="lt", label="Attested before this time (ISO 8601).")
+
+
+class TimestampFilter(filters.FilterSet):
+    chainId = ChainIdInFilter()
+    data = Bytes32Filter(label="The timestamped bytes32.")
+
+    class Meta:
+        model = Timestamp
+        fields = []
+        form = AttestationFilterForm
+
+
+class OffchainRevocationFilter(filters.FilterSet):
+    chainId = ChainIdInFilter()
+    revoker = AddressFilter()
+    data = Bytes32Filter(label="The revoked offchain attestation's uid.")
+
+    class Meta:
+        model = OffchainRevocation
+        fields = []
+        form = AttestationFilterForm
+
+
+def time_window(filterset_class, field_name: str, what: str) -> None:
+    """`from` and `to` (Python keywords: set beside the declared filters) on `field_name`:
+    a half-open range, [from, to), so that consecutive windows neither miss nor repeat."""
+    filterset_class.base_filters["from"] = IsoTimeFilter(
+        field_name=field_name, lookup_expr="gte", label=f"{what} at or after this time (ISO 8601).")
+    filterset_class.base_filters["to"] = IsoTimeFilter(
+        field_name=field_name, lookup_expr="lt", label=f"{what} before this time (ISO 8601).")
+
+
+time_window(AttestationFilter, "time", "Attested")
+time_window(TimestampFilter, "timestamp", "Timestamped")
+time_window(OffchainRevocationFilter, "timestamp", "Revoked")

@@ -1,7 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from attestations.models import Attestation, Schema
+from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
 from core.document_hash import ALGORITHMS, accepted_algorithms
 from core.serializers import StrictSerializer
 from registry.api.serializers import NativeCurrencySerializer
@@ -222,3 +222,25 @@ class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
         data = super().to_representation(instance)
         data["decode_error"] = data["decode_error"] or None
         return data
+
+
+class TimestampSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+    data = serializers.CharField(help_text="The timestamped bytes32 (0x-hex): an offchain "
+                                 "attestation's uid, a document hash, ...")
+    timestamp = serializers.DateTimeField(help_text="The time the chain gave it (its block's).")
+
+    class Meta:
+        model = Timestamp
+        fields = ["data", "chain_id", "timestamp", "tx_hash", "block_number", "confirmations"]
+
+
+class OffchainRevocationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+    data = serializers.CharField(help_text="The revoked offchain attestation's uid (0x-hex).")
+    revoker = serializers.CharField(help_text="Who revoked it: only the attester's own "
+                                    "revocation counts for its attestation.")
+    timestamp = serializers.DateTimeField(help_text="When the chain recorded the revocation.")
+
+    class Meta:
+        model = OffchainRevocation
+        fields = ["data", "revoker", "chain_id", "timestamp", "tx_hash", "block_number",
+                  "confirmations"]

@@ -7,4 +7,7 @@ router = SimpleRouter(trailing_slash=False)
 router.register("chains", views.ChainViewSet, basename="public-chain")
 router.register("schemas", views.SchemaViewSet, basename="public-schema")
 router.register("attestations", views.AttestationViewSet, basename="public-attestation")
+router.register("timestamps", views.TimestampViewSet, basename="public-timestamp")
+router.register("offchain-revocations", views.OffchainRevocationViewSet,
+                basename="public-offchain-revocation")
 urlpatterns = router.urls

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from attestations import schema
 from attestations.api import filters, serializers
-from attestations.models import Attestation, Schema
+from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
 from core.conditional import ConditionalMixin
 from core.errors import Conflict
 from core.pagination import KeysetPagination
@@ -59,12 +59,13 @@ class ChainViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModel
 
 class UidLookupMixin:
     """Records of active chains (`model`, with their confirmations, without the columns in
-    `deferred_fields`, in `record_order`), retrieved by EAS UID. A UID does not include the
-    chain id, so the same one can exist on two chains: `?chainId=` (a filter of the list,
-    applied here too) narrows, and without it a UID held by several chains is a 409 naming
-    them, never a guess."""
+    `deferred_fields`, in `record_order`), retrieved by a bytes32 (the EAS UID; a
+    timestamp's data). It does not include the chain id, so the same one can exist on two
+    chains: `?chainId=` (a filter of the list, applied here too) narrows, and without it one
+    held by several chains is a 409 naming them, never a guess."""
 
     lookup_field = "uid"
+    lookup_name = "UID"  # in messages
     lookup_value_regex = "[^/]+"  # a malformed UID reaches the view: a 400, not a 404
     conflict_actions = ("retrieve",)
     bad_request_actions = ("retrieve",)
@@ -76,18 +77,21 @@ class UidLookupMixin:
         return records.defer(*self.deferred_fields).order_by(*self.record_order)
 
     def get_object(self):
+        name = self.lookup_url_kwarg or self.lookup_field
         try:
-            uid = normalize_bytes32(self.kwargs["uid"])
+            value = normalize_bytes32(self.kwargs[name])
         except InvalidHex as exc:
-            raise ValidationError({"uid": [str(exc)]}) from None
-        queryset = self.filter_queryset(self.get_queryset()).filter(uid=uid).order_by("chain_id")
+            raise ValidationError({name: [str(exc)]}) from None
+        queryset = (self.filter_queryset(self.get_queryset())
+                    .filter(**{self.lookup_field: value}).order_by("chain_id"))
         found = list(queryset[:MAX_CHAINS_NAMED])
         if not found:
-            raise NotFound(f"No {self.record_name} with this UID on an active chain.")
+            raise NotFound(f"No {self.record_name} with this {self.lookup_name} on an active "
+                           "chain.")
         if len(found) > 1:
             chains = ", ".join(str(record.chain_id) for record in found)
-            raise Conflict(f"This UID exists on chains {chains}: add ?chainId= to choose one.",
-                           code="ambiguous_uid")
+            raise Conflict(f"This {self.lookup_name} exists on chains {chains}: add ?chainId= "
+                           "to choose one.", code=f"ambiguous_{name}")
         return found[0]
 
 
@@ -153,3 +157,44 @@ class AttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin
     deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment", "schema",
                        "revoked_block_number")
     record_order = ("-time", "-id")
+
+
+class TimestampPagination(KeysetPagination):
+    time_field = "timestamp"
+
+
+HASH_PARAMETERS = [
+    OpenApiParameter("hash", {"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$"},
+                     OpenApiParameter.PATH, description="The timestamped bytes32 (0x-hex)."),
+    UID_PARAMETERS[1],
+]
+
+
+@extend_schema_view(retrieve=extend_schema(parameters=HASH_PARAMETERS))
+class TimestampViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                       mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """EAS `Timestamped` events on active chains: a bytes32 (an offchain attestation's uid,
+    a document hash, ...) anchored at a block's time, newest first, with an opaque cursor."""
+
+    serializer_class = serializers.TimestampSerializer
+    filterset_class = filters.TimestampFilter
+    pagination_class = TimestampPagination
+    record_name = "timestamp"
+    model = Timestamp
+    lookup_field = "data"
+    lookup_url_kwarg = "hash"
+    lookup_name = "hash"
+    deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment")
+    record_order = ("-timestamp", "-id")
+
+
+class OffchainRevocationViewSet(UidLookupMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """EAS `RevokedOffchain` events on active chains: an attester's revocation of an offchain
+    attestation (its uid in `data`), newest first, with an opaque cursor."""
+
+    serializer_class = serializers.OffchainRevocationSerializer
+    filterset_class = filters.OffchainRevocationFilter
+    pagination_class = TimestampPagination
+    model = OffchainRevocation
+    deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment")
+    record_order = ("-timestamp", "-id")

@@ -23,12 +23,6 @@ def registry_contract(node):
                                 abi=schema_registry_abi())
 
 
-def eas_contract(node):
-    """The whole EAS contract (its artifact's ABI), beyond what the service calls."""
-    return node.w3.eth.contract(address=Web3.to_checksum_address(node.deployment.eas),
-                                abi=eas_contracts.artifact("EAS")["abi"])
-
-
 def document(hash_hex: str) -> bytes:
     return encode(parse(SCHEMA), (bytes.fromhex(hash_hex[2:]),))
 
@@ -44,7 +38,7 @@ def test_both_contracts_are_deployed_and_eas_points_at_the_registry(eas):
     for address in (deployment.schema_registry, deployment.eas):
         assert address == address.lower() and len(address) == 42
         assert eas.w3.eth.get_code(Web3.to_checksum_address(address))
-    assert eas_contract(eas).functions.getSchemaRegistry().call().lower() == \
+    assert eas.eas_contract().functions.getSchemaRegistry().call().lower() == \
         deployment.schema_registry
     assert deployment.schema_registry_block < deployment.eas_block
     assert eas.w3.eth.get_transaction_receipt(deployment.eas_tx)["contractAddress"].lower() == \
@@ -66,7 +60,7 @@ def test_an_attestation_stores_the_encoded_data_the_attester_and_a_time(eas, sch
     assert receipt["status"] == 1
     # (uid, schema, time, expirationTime, revocationTime, refUID, recipient, attester,
     #  revocable, data)
-    stored = eas_contract(eas).functions.getAttestation(uid).call()
+    stored = eas.eas_contract().functions.getAttestation(uid).call()
     assert "0x" + stored[0].hex() == uid
     assert "0x" + stored[1].hex() == schema_uid
     assert stored[2] > 0
@@ -84,7 +78,7 @@ def test_multi_attest_makes_five_distinct_attestations_in_one_transaction(eas, s
     # anvil mines one block per transaction: one new block holding one transaction.
     assert eas.w3.eth.block_number == before + 1
     assert len(eas.w3.eth.get_block(before + 1)["transactions"]) == 1
-    contract = eas_contract(eas)
+    contract = eas.eas_contract()
     assert [contract.functions.getAttestation(uid).call()[9] for uid in uids] == data
 
 
@@ -93,7 +87,7 @@ def test_a_revoked_attestation_has_a_revocation_time_but_stays_valid(eas, schema
                                   data=document(DOCUMENT_HASH), sender=eas.sender)
     eas_contracts.revoke(eas.w3, eas.deployment.eas, schema_uid=schema_uid, uid=uid,
                          sender=eas.sender)
-    contract = eas_contract(eas)
+    contract = eas.eas_contract()
     assert contract.functions.getAttestation(uid).call()[4] > 0
     # isAttestationValid means "exists", not "not revoked": the indexer must read
     # revocationTime itself.
@@ -131,7 +125,7 @@ def test_the_projects_chain_client_reads_the_contracts(eas, schema_uid):
     assert registry.functions.getSchema(schema_uid).call()[3] == SCHEMA
     uid, _ = eas_contracts.attest(w3, eas.deployment.eas, schema_uid=schema_uid,
                                   data=document(DOCUMENT_HASH), sender=eas.sender)
-    assert eas_contract(eas).functions.getAttestation(uid).call()[9] == document(DOCUMENT_HASH)
+    assert eas.eas_contract().functions.getAttestation(uid).call()[9] == document(DOCUMENT_HASH)
 
 
 def test_missing_artifacts_raise_an_error_naming_the_setup_script(settings, tmp_path):

@@ -40,12 +40,6 @@ def revoke(node, schema_uid: str, uid: str):
                                 sender=node.sender)
 
 
-def eas_contract(node):
-    """The whole EAS contract (its artifact's ABI), beyond what the service calls."""
-    return node.w3.eth.contract(address=Web3.to_checksum_address(node.deployment.eas),
-                                abi=eas_contracts.artifact("EAS")["abi"])
-
-
 def run(eas_chain, **kwargs):
     report = index_chain(eas_chain.chain, **kwargs)
     assert report.ok, report.as_dict()
@@ -126,7 +120,7 @@ def test_a_revocation_in_a_later_run_is_applied(eas_chain):
     run(eas_chain)
 
     revoked = Attestation.objects.get(uid=uid)
-    onchain = eas_contract(node).functions.getAttestation(uid).call()
+    onchain = node.eas_contract().functions.getAttestation(uid).call()
     assert revoked.revocation_time == datetime.fromtimestamp(onchain[4], UTC)
     assert Schema.objects.get(uid=schema_uid).attestation_count == 1
 
@@ -150,7 +144,7 @@ def test_an_expiring_attestation_keeps_its_expiration_time(eas_chain):
 
 def test_timestamps_and_offchain_revocations_are_indexed(eas_chain):
     node = eas_chain.node
-    contract = eas_contract(node)
+    contract = node.eas_contract()
     sender = Web3.to_checksum_address(node.sender)
     stamp = bytes.fromhex("cd" * 32)
     node.w3.eth.wait_for_transaction_receipt(

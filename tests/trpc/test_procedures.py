@@ -36,7 +36,9 @@ def test_each_procedure_names_a_route_with_its_method(name):
 
 def test_the_spec_procedures_are_registered():
     assert SPEC_PROCEDURES <= set(PROCEDURES)
-    assert set(PROCEDURES) - SPEC_PROCEDURES <= {"chains.get", "verify.batch"}
+    assert set(PROCEDURES) - SPEC_PROCEDURES <= {
+        "chains.get", "verify.batch", "timestamps.list", "timestamps.get",
+        "offchainRevocations.list"}
 
 
 def create(api, data, key=None):
