@@ -60,11 +60,16 @@ class HttpConflict(exceptions.APIException):
     default_code = "conflict"
 
 
-class UnknownQueryParameters(exceptions.ValidationError):
-    """400 naming query parameters a list does not take, as the client wrote them (attrs
-    not camelCased: `is_testnet` must not come back as the valid `isTestnet`)."""
+class BadQueryParameters(exceptions.ValidationError):
+    """400 naming query parameters as the client wrote them (attrs not camelCased:
+    `is_testnet` must not come back as the valid `isTestnet`, nor `field.doc_hash` as
+    `field.docHash`)."""
 
     attrs_as_given = True
+
+
+class UnknownQueryParameters(BadQueryParameters):
+    """400 naming query parameters a list does not take."""
 
 
 class PreconditionFailed(exceptions.APIException):

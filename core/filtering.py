@@ -15,10 +15,13 @@ class FilterBackend(DjangoFilterBackend):
 
     def filter_queryset(self, request, queryset, view):
         filterset_class = self.get_filterset_class(view, queryset)
+        prefixes = getattr(filterset_class, "parameter_prefixes", ())
         if getattr(view, "action", None) == "list":
             refuse_unknown_parameters(request.query_params, known_parameters(
-                filterset_class, type(getattr(view, "paginator", None))))
-        if filterset_class is None or not set(request.query_params) & set(filterset_class.base_filters):
+                filterset_class, type(getattr(view, "paginator", None))), prefixes)
+        if filterset_class is None or not (
+                set(request.query_params) & set(filterset_class.base_filters)
+                or any(name.startswith(prefixes) for name in request.query_params)):
             return queryset
         return super().filter_queryset(request, queryset, view)
 
@@ -35,8 +38,10 @@ def known_parameters(filterset_class, paginator_class) -> frozenset[str]:
     return frozenset(names)
 
 
-def refuse_unknown_parameters(given, known: frozenset[str]) -> None:
-    unknown = [name for name in given if name not in known]
+def refuse_unknown_parameters(given, known: frozenset[str], prefixes: tuple = ()) -> None:
+    """A 400 naming each parameter that is not `known` and starts with none of `prefixes`
+    (a family a filter set reads itself, such as `field.*` of /attestations)."""
+    unknown = [name for name in given if name not in known and not name.startswith(prefixes)]
     if not unknown:
         return
     listed = ", ".join(sorted(known))

@@ -83,6 +83,7 @@ if [ "$#" -eq 0 ]; then
   echo "==> The verification, indexer and workflow tests on SQLite"
   mkdir -p .cache
   DATABASE_URL="sqlite:///$(pwd)/.cache/sqlite-tests.sqlite3" .venv/bin/python -m pytest \
-    tests/verification tests/bindings tests/attestations/test_indexer*.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
+    tests/verification tests/bindings tests/attestations/test_indexer*.py \
+    tests/attestations/test_decoded_filters.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
 fi
 exit "$status"

@@ -1,6 +1,7 @@
 import django_filters as filters
 from django import forms
 
+from attestations.api import decoded_filters
 from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
 from core.filters import (
     AddressFilter,
@@ -47,6 +48,10 @@ class SchemaFilter(filters.FilterSet):
 # No `ordering` on attestations: the keyset pagination keeps one order (newest first),
 # which its cursors encode (core/pagination.py); `from`/`to` select a window instead.
 class AttestationFilter(filters.FilterSet):
+    # field.<name>[.gte|.gt|.lte|.lt]: a decoded field of schemaId's schema
+    # (attestations/api/decoded_filters.py).
+    parameter_prefixes = (decoded_filters.PREFIX,)
+
     chainId = ChainIdInFilter()
     schemaId = Bytes32Filter(field_name="schema_uid")
     attester = AddressFilter()
@@ -61,6 +66,11 @@ class AttestationFilter(filters.FilterSet):
 
     def filter_revoked(self, queryset, name, value: bool):
         return queryset.filter(revocation_time__isnull=not value)
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        return decoded_filters.filter_by_decoded_fields(
+            queryset, self.data, self.form.cleaned_data.get("schemaId"))
 
 
 
