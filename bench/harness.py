@@ -47,7 +47,8 @@ def bench_env(**extra) -> dict:
 def setup_django(env) -> None:
     """Django in this process, on the benchmark's database (for data, sweeps, profiling)."""
     sys.path.insert(0, str(ROOT))
-    os.environ.update({k: v for k, v in env.items() if k in ("DATABASE_URL", "LOG_LEVEL")})
+    os.environ.update({k: v for k, v in env.items()
+                       if k in ("DATABASE_URL", "LOG_LEVEL") or k.startswith("RATE_LIMIT_")})
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
