@@ -298,6 +298,22 @@ def _integer_value(base: str, value) -> int:
     return value
 
 
+def stored_value(field: Field, text: str):
+    """`text` (a query parameter's value) read as a value of the elementary `field` and
+    written as `decode` writes it in `decoded`; ValueError saying why when it is not one."""
+    if field.base == "bool":
+        if text not in ("true", "false"):
+            raise ValueError("Expected true or false.")
+        return text == "true"
+    value = _elementary_value(field.base, text)
+    return _json_value(field, (), value.encode() if field.base == "string" else value)
+
+
+def integer_value(base: str, text: str) -> int:
+    """`text` as an integer of type `base` (intN, uintN); ValueError when it is not one."""
+    return _integer_value(base, text)
+
+
 def encode(fields: list[Field], values: tuple) -> bytes:
     """The fields' values ABI-encoded as EAS stores them: abi.encode(field1, field2, ...)."""
     return eth_abi.encode([f.type for f in fields], list(values))

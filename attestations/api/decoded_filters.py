@@ -17,14 +17,12 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from attestations.models import Schema
-from attestations.schema import SchemaError, escape_text, parse
+from attestations.schema import SchemaError, integer_value, parse, stored_value
 from core.errors import BadQueryParameters
-from core.validators import InvalidHex, normalize_address
 
 PREFIX = "field."
 RANGE_LOOKUPS = {"gte": lookups.GreaterThanOrEqual, "gt": lookups.GreaterThan,
                  "lte": lookups.LessThanOrEqual, "lt": lookups.LessThan}
-JSON_NUMBER_MAX_BITS = 48  # as the indexer stores them (attestations/schema.py)
 
 
 def names(query_params) -> list[str]:
@@ -80,54 +78,8 @@ def _condition(param: str, values: list[str], fields: dict) -> Q:
                 f" ({field.base} has no ranges)") + ".")
         number = Cast(KeyTextTransform(name, "decoded"),
                       DecimalField(max_digits=80, decimal_places=0))
-        return Q(RANGE_LOOKUPS[operator](number, _integer(field.base, values[0])))
-    value = _stored(field.base, values[0])
+        return Q(RANGE_LOOKUPS[operator](number, integer_value(field.base, values[0])))
+    value = stored_value(field, values[0])
     if connection.vendor == "postgresql":
         return Q(decoded__contains={name: value})
     return Q(**{f"decoded__{name}": value})
-
-
-def _stored(base: str, raw: str):
-    """`raw` as the indexer stores a value of type `base` in `decoded`."""
-    if base == "bool":
-        if raw not in ("true", "false"):
-            raise ValueError("Expected true or false.")
-        return raw == "true"
-    if base == "string":
-        return escape_text(raw.encode())
-    if base == "address":
-        try:
-            return normalize_address(raw)
-        except InvalidHex as exc:
-            raise ValueError(str(exc)) from None
-    if base.startswith("bytes"):
-        return _hex_bytes(base, raw)
-    number = _integer(base, raw)
-    bits = int(base.removeprefix("u").removeprefix("int"))
-    return number if bits <= JSON_NUMBER_MAX_BITS else str(number)
-
-
-def _hex_bytes(base: str, raw: str) -> str:
-    digits = raw[2:] if raw[:2] in ("0x", "0X") else None
-    size = int(base.removeprefix("bytes") or 0)
-    try:
-        bytes.fromhex(digits or "")
-    except ValueError:
-        digits = None
-    if digits is None or (size and len(digits) != 2 * size) or len(digits) % 2:
-        raise ValueError(f"Expected 0x and {2 * size if size else 'an even number of'} hex "
-                         "digits.")
-    return "0x" + digits.lower()
-
-
-def _integer(base: str, raw: str) -> int:
-    bits = int(base.removeprefix("u").removeprefix("int"))
-    signed = not base.startswith("u")
-    try:
-        number = int(raw, 10)
-    except ValueError:
-        raise ValueError(f"Expected a decimal integer ({base}).") from None
-    low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2 ** bits - 1)
-    if not low <= number <= high:
-        raise ValueError(f"Out of range for {base}.")
-    return number

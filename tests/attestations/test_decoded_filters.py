@@ -69,7 +69,7 @@ def test_integer_ranges(api, diplomas):
 @pytest.mark.parametrize("params, attr, says", [
     ({"field.nope": "1"}, "field.nope", "no field 'nope'"),
     ({"field.tags": "a"}, "field.tags", "only a scalar field"),
-    ({"field.grade": "x"}, "field.grade", "decimal integer"),
+    ({"field.grade": "x"}, "field.grade", "decimal digits"),
     ({"field.grade": "256"}, "field.grade", "Out of range"),
     ({"field.title.gte": "A"}, "field.title.gte", "no ranges"),
     ({"field.grade.between": "1"}, "field.grade.between", ".gte/.gt/.lte/.lt"),
@@ -103,8 +103,9 @@ def test_pages_of_a_field_filter_walk_newest_first(api, diplomas):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the GIN index is PostgreSQL's")
 def test_an_exact_value_reads_the_gin_index(diplomas):
-    from attestations.api.decoded_filters import filter_by_decoded_fields
     from django.http import QueryDict
+
+    from attestations.api.decoded_filters import filter_by_decoded_fields
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE attestations_attestation")
