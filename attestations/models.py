@@ -209,6 +209,57 @@ class OffchainRevocation(OnChainRecord):
         ]
 
 
+class OffchainAttestation(models.Model):
+    """An EAS offchain attestation, as the EAS SDK signed it and a client submitted it
+    (POST /attestations/offchain), checked by attestations/offchain.py. Its chain and EAS
+    contract are those of its EIP-712 domain; nothing of it is on chain unless its uid was
+    timestamped (a Timestamp) or revoked offchain (an OffchainRevocation)."""
+
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="+",
+                              db_index=False)
+    deployment = models.ForeignKey(Deployment, on_delete=models.PROTECT, related_name="+",
+                                   db_index=False, help_text="The EAS contract of its domain.")
+    uid = models.CharField(max_length=66)
+    version = models.PositiveSmallIntegerField(help_text="The SDK's offchain version: 0-2.")
+    schema_uid = models.CharField(max_length=66)
+    schema = models.ForeignKey(Schema, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+", db_constraint=False)
+    attester = models.CharField(max_length=42, help_text="The signer.")
+    recipient = models.CharField(max_length=42)
+    ref_uid = models.CharField(max_length=66)
+    time = models.DateTimeField(help_text="When the attester says it signed: a claim, "
+                                "unless its uid is timestamped on chain.")
+    expiration_time = models.DateTimeField(null=True, blank=True)
+    expiration_time_raw = models.CharField(
+        max_length=20, blank=True, default="",
+        help_text="The expirationTime in seconds, when it is beyond 9999-12-31.")
+    revocable = models.BooleanField()
+    data = models.BinaryField()
+    salt = models.CharField(max_length=66, blank=True, default="")
+    decoded = models.JSONField(null=True, blank=True)
+    decode_error = models.TextField(blank=True, default="")
+    document_hash = models.CharField(max_length=66, null=True, blank=True)
+    package = models.JSONField(help_text="The package as submitted: anyone can check it again.")
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-time", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["chain", "uid"], name="unique_offchain_uid"),
+        ]
+        indexes = [
+            models.Index(fields=["-time", "-id"], name="offchain_time_idx"),
+            models.Index(fields=["attester", "-time", "-id"], name="offchain_attester_idx"),
+            models.Index(fields=["schema_uid", "-time", "-id"], name="offchain_schema_idx"),
+            models.Index(fields=["uid"], name="offchain_uid_idx"),
+            models.Index(fields=["document_hash", "time"], name="offchain_document_idx",
+                         condition=models.Q(document_hash__isnull=False)),
+        ]
+
+    def __str__(self):
+        return f"offchain {self.uid} on {self.chain_id}"
+
+
 class IndexCursor(models.Model):
     """How far the indexer has read one deployment, and what it saw there."""
 

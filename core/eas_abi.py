@@ -66,6 +66,8 @@ def eas_abi() -> list[dict]:
         _function("multiAttest", f"(bytes32,{_REQUEST_DATA}[])[] multiRequests",
                   returns="bytes32[]", mutability="payable"),
         _function("revoke", "(bytes32,(bytes32,uint256)) request", mutability="payable"),
+        # The EIP-712 domain version of offchain attestations (attestations/offchain.py).
+        _function("version", "", returns="string", mutability="view"),
         _event("Attested", _EAS_EVENT),
         _event("Revoked", _EAS_EVENT),
     ]

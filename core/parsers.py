@@ -120,6 +120,10 @@ class JSONParser(CamelCaseJSONParser):
     """camelCase JSON in, snake_case data out (parsed by `loads_strict`)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
+        return underscoreize_json(self.parse_verbatim(stream, media_type, parser_context),
+                                  **self.json_underscoreize)
+
+    def parse_verbatim(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = stream.read().decode(encoding)
@@ -129,4 +133,12 @@ class JSONParser(CamelCaseJSONParser):
             raise UnsupportedMediaType(
                 media_type, detail=f"The charset {encoding!r} is not a text encoding; "
                 "send JSON in UTF-8.") from None
-        return underscoreize_json(loads_strict(text), **self.json_underscoreize)
+        return loads_strict(text)
+
+
+class VerbatimJSONParser(JSONParser):
+    """JSON kept as sent, its keys included: for a document whose keys are not the API's
+    but a signed message's (an EAS offchain attestation package's `primaryType`, `refUID`)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return self.parse_verbatim(stream, media_type, parser_context)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The real clients the /trpc and CORS tests drive (nothing is committed):
 #   .cache/clients/trpc-v11, .cache/clients/trpc-v10   @trpc/client (and superjson) from npm
+#   .cache/clients/eas-sdk                            the EAS SDK (and ethers), which signs the
+#                                                     offchain attestations of the tests
 #   chromium                                          Debian's package, for the browser test
 #   nginx                                             Debian's package: the published front of
 #                                                     docker-compose.yml in tests/stack
@@ -13,12 +15,14 @@ cd "$(dirname "$0")/.."
 TRPC_V11="11.25.2"
 TRPC_V10="10.45.4"
 SUPERJSON="2.2.6"
+EAS_SDK="2.10.0"
+ETHERS="6.15.0"
 
 install_client() {  # dir version packages...
   local dir="$1" version="$2"
   shift 2
   if [ "$(cat "$dir/VERSION" 2>/dev/null)" != "$version" ]; then
-    echo "==> Installing @trpc/client ${version} (npm) into ${dir}"
+    echo "==> Installing $1 (npm) into ${dir}"
     rm -rf "$dir" && mkdir -p "$dir"
     # --legacy-peer-deps: the client's peer typescript is for type checking only.
     npm install --no-save --no-audit --no-fund --loglevel=error --legacy-peer-deps \
@@ -30,6 +34,8 @@ install_client .cache/clients/trpc-v11 "$TRPC_V11+$SUPERJSON" \
   "@trpc/client@${TRPC_V11}" "@trpc/server@${TRPC_V11}" "superjson@${SUPERJSON}"
 install_client .cache/clients/trpc-v10 "$TRPC_V10+$SUPERJSON" \
   "@trpc/client@${TRPC_V10}" "@trpc/server@${TRPC_V10}" "superjson@${SUPERJSON}"
+install_client .cache/clients/eas-sdk "$EAS_SDK+$ETHERS" \
+  "@ethereum-attestation-service/eas-sdk@${EAS_SDK}" "ethers@${ETHERS}"
 
 # Debian packages, with one `apt-get update` for all of them.
 packages=()

@@ -62,6 +62,31 @@ def _workflow(chain):
     return {"documentHash": "0x" + "d0" * 32, "chainId": chain.chain_id}
 
 
+def _offchain(chain):
+    """An offchain attestation package as the EAS SDK makes it (version 2), signed here with
+    eth_account (tests/attestations/test_offchain.py signs with the SDK itself)."""
+    from django.core.cache import cache
+    from eth_account import Account
+
+    from attestations.offchain import DOMAIN_NAME, VERSION_TYPES, offchain_uid
+
+    eas = DeploymentFactory(chain=chain, kind=Deployment.Kind.EAS)
+    schema = SchemaFactory(deployment__chain=chain)
+    cache.set(f"eas-version:{chain.chain_id}:{eas.address}", "1.4.0")  # no chain to ask
+    account = Account.from_key("0x" + "42" * 32)
+    primary, types = VERSION_TYPES[2][0]
+    message = {"version": 2, "schema": schema.uid, "recipient": "0x" + "00" * 20,
+               "time": 1_790_000_000, "expirationTime": 0, "revocable": True,
+               "refUID": "0x" + "00" * 32, "data": "0x" + "d0" * 32, "salt": "0x" + "5a" * 32}
+    domain = {"name": DOMAIN_NAME, "version": "1.4.0", "chainId": chain.chain_id,
+              "verifyingContract": eas.address}
+    signed = account.sign_typed_data(domain, types, message)
+    sig = {"version": 2, "uid": offchain_uid(2, message), "domain": domain,
+           "primaryType": primary, "types": types, "message": message,
+           "signature": {"v": signed.v, "r": hex(signed.r), "s": hex(signed.s)}}
+    return {"sig": sig, "signer": account.address}
+
+
 # (path as the schema writes it, the key that creates, the body, the key that reads it)
 CREATES = {
     "/v1/admin/chains": ("admin", _chain, "admin"),
@@ -75,6 +100,7 @@ CREATES = {
     # An executor key has no read of executors: its record is the admin API's.
     "/v1/chain-registry/{chain}/register": ("executor", _executor, "admin"),
     "/workflows": ("api", _workflow, "api"),
+    "/attestations/offchain": ("api", _offchain, "api"),
 }
 
 

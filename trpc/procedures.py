@@ -17,6 +17,8 @@ PROCEDURES = {
     "schemas.validate": mutation("public-schema-validate"),
     "attestations.list": query("public-attestation-list"),
     "attestations.get": query("public-attestation-detail"),
+    "attestations.submitOffchain": mutation("public-offchain-attestation-list"),
+    "attestations.getOffchain": query("public-offchain-attestation-detail"),
     "timestamps.list": query("public-timestamp-list"),
     "timestamps.get": query("public-timestamp-detail"),
     "offchainRevocations.list": query("public-offchain-revocation-list"),

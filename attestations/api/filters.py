@@ -2,7 +2,13 @@ import django_filters as filters
 from django import forms
 
 from attestations.api import decoded_filters
-from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
+from attestations.models import (
+    Attestation,
+    OffchainAttestation,
+    OffchainRevocation,
+    Schema,
+    Timestamp,
+)
 from core.filters import (
     AddressFilter,
     Bytes32Filter,
@@ -58,6 +64,8 @@ class AttestationFilter(filters.FilterSet):
     recipient = AddressFilter()
     documentHash = Bytes32Filter(field_name="document_hash")
     revoked = StrictBooleanFilter(method="filter_revoked")
+    offchain = StrictBooleanFilter(method="filter_offchain", label="true: the offchain "
+                                   "attestations submitted here instead of the chain's.")
 
     class Meta:
         model = Attestation
@@ -67,12 +75,24 @@ class AttestationFilter(filters.FilterSet):
     def filter_revoked(self, queryset, name, value: bool):
         return queryset.filter(revocation_time__isnull=not value)
 
+    def filter_offchain(self, queryset, name, value: bool):
+        return queryset  # which table is read is the view's choice (AttestationViewSet)
+
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
         return decoded_filters.filter_by_decoded_fields(
             queryset, self.data, self.form.cleaned_data.get("schemaId"))
 
 
+
+
+class OffchainAttestationFilter(AttestationFilter):
+    """The filters of /attestations, on offchain attestations (`offchain=true`)."""
+
+    class Meta:
+        model = OffchainAttestation
+        fields = []
+        form = AttestationFilterForm
 
 
 class TimestampFilter(filters.FilterSet):
@@ -106,5 +126,6 @@ def time_window(filterset_class, field_name: str, what: str) -> None:
 
 
 time_window(AttestationFilter, "time", "Attested")
+time_window(OffchainAttestationFilter, "time", "Signed")
 time_window(TimestampFilter, "timestamp", "Timestamped")
 time_window(OffchainRevocationFilter, "timestamp", "Revoked")

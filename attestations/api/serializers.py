@@ -1,7 +1,13 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
+from attestations.models import (
+    Attestation,
+    OffchainAttestation,
+    OffchainRevocation,
+    Schema,
+    Timestamp,
+)
 from core.document_hash import ALGORITHMS, accepted_algorithms
 from core.serializers import StrictSerializer
 from registry.api.serializers import NativeCurrencySerializer
@@ -244,3 +250,59 @@ class OffchainRevocationSerializer(OnChainFieldsMixin, serializers.ModelSerializ
         model = OffchainRevocation
         fields = ["data", "revoker", "chain_id", "timestamp", "tx_hash", "block_number",
                   "confirmations"]
+
+
+class OffchainPackageSerializer(serializers.Serializer):
+    """The EAS SDK's offchain attestation package, as `signOffchainAttestation` and
+    easscan's "offchain attestation" JSON give it; checked whole by attestations/offchain.py
+    (its errors name the part: `sig.domain.version`, `sig.signature`, ...)."""
+
+    sig = serializers.DictField(help_text="The signed offchain attestation: version, uid, "
+                                "domain, primaryType, types, message, signature {v, r, s}.")
+    signer = serializers.CharField(help_text="The attester's address.")
+
+
+class OffchainAttestationSerializer(serializers.ModelSerializer):
+    chain_id = serializers.IntegerField()
+    schema_id = serializers.CharField(source="schema_uid")
+    revocation_time = serializers.DateTimeField(
+        allow_null=True, help_text="When the attester revoked it offchain (its EAS contract's "
+        "RevokedOffchain, as indexed); null while not revoked.")
+    revoked = serializers.SerializerMethodField(help_text="Whether it has a revocationTime.")
+    data = HexBytesField(help_text="The attestation data as signed (ABI-encoded).")
+    expiration_time = ExpirationTimeField(help_text="As for on-chain attestations.")
+    decoded = serializers.DictField(allow_null=True, help_text="As for on-chain attestations.")
+    decode_error = serializers.CharField(allow_null=True)
+    document_hash = serializers.CharField(allow_null=True)
+    offchain = serializers.SerializerMethodField(help_text="Always true here.")
+    eas_address = serializers.CharField(source="deployment.address",
+                                        help_text="The EAS contract of its EIP-712 domain.")
+    timestamped_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the chain timestamped its uid (EAS Timestamped, as "
+        "indexed); null when it did not.")
+    timestamp_proven = serializers.SerializerMethodField(
+        help_text="Whether its time is proven by the chain (timestamped); otherwise `time` is "
+        "the attester's claim.")
+
+    class Meta:
+        model = OffchainAttestation
+        fields = [
+            "uid", "chain_id", "schema_id", "attester", "recipient", "ref_uid", "time",
+            "expiration_time", "revocation_time", "revocable", "revoked", "data", "decoded",
+            "decode_error", "document_hash", "offchain", "version", "eas_address",
+            "timestamped_at", "timestamp_proven",
+        ]
+
+    def get_revoked(self, record) -> bool:
+        return record.revocation_time is not None
+
+    def get_offchain(self, record) -> bool:
+        return True
+
+    def get_timestamp_proven(self, record) -> bool:
+        return record.timestamped_at is not None
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["decode_error"] = data["decode_error"] or None
+        return data

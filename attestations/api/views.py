@@ -1,19 +1,28 @@
-from django.db.models import Count, Prefetch, Q
+from django.db import transaction
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotFound, ValidationError
 from rest_framework.response import Response
 
-from attestations import schema
+from attestations import offchain, schema
 from attestations.api import filters, serializers
-from attestations.models import Attestation, OffchainRevocation, Schema, Timestamp
+from attestations.models import (
+    Attestation,
+    OffchainAttestation,
+    OffchainRevocation,
+    Schema,
+    Timestamp,
+)
 from core.conditional import ConditionalMixin
 from core.errors import Conflict
 from core.pagination import KeysetPagination
+from core.parsers import VerbatimJSONParser
 from core.validators import InvalidHex, normalize_bytes32
+from core.viewsets import created_headers
 from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
 
@@ -147,16 +156,35 @@ class SchemaViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
 class AttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
                          mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive."""
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead."""
 
-    serializer_class = serializers.AttestationSerializer
-    filterset_class = filters.AttestationFilter
     pagination_class = AttestationPagination
     record_name = "attestation"
     model = Attestation
     deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment", "schema",
                        "revoked_block_number")
     record_order = ("-time", "-id")
+
+    def offchain(self) -> bool:
+        """`offchain=true` on the list: the offchain attestations, same filters and order."""
+        request = getattr(self, "request", None)
+        return (self.action == "list" and request is not None
+                and request.query_params.get("offchain") == "true")
+
+    @property
+    def filterset_class(self):
+        return filters.OffchainAttestationFilter if self.offchain() else filters.AttestationFilter
+
+    def get_serializer_class(self):
+        if self.offchain():
+            return serializers.OffchainAttestationSerializer
+        return serializers.AttestationSerializer
+
+    def get_queryset(self):
+        if self.offchain() and not getattr(self, "swagger_fake_view", False):
+            return offchain_records()
+        return super().get_queryset()
 
 
 class TimestampPagination(KeysetPagination):
@@ -198,3 +226,68 @@ class OffchainRevocationViewSet(UidLookupMixin, mixins.ListModelMixin, viewsets.
     model = OffchainRevocation
     deferred_fields = ("block_hash", "log_index", "indexed_at", "deployment")
     record_order = ("-timestamp", "-id")
+
+
+def with_chain_facts(records):
+    """Offchain attestations with what their chain says of their uid: `revocation_time`, the
+    attester's own RevokedOffchain on their EAS contract, and `timestamped_at`, the earliest
+    Timestamped of it there (both as indexed)."""
+    same = {"chain_id": OuterRef("chain_id"), "deployment_id": OuterRef("deployment_id"),
+            "data": OuterRef("uid")}
+    revoked = OffchainRevocation.objects.filter(revoker=OuterRef("attester"), **same)
+    stamped = Timestamp.objects.filter(**same)
+    return records.annotate(
+        revocation_time=Subquery(revoked.order_by("timestamp").values("timestamp")[:1]),
+        timestamped_at=Subquery(stamped.order_by("timestamp").values("timestamp")[:1]))
+
+
+def offchain_records():
+    """The offchain attestations of active chains, with their chain facts, newest first."""
+    records = on_active_chains(OffchainAttestation.objects.select_related("deployment"))
+    return with_chain_facts(records.defer("package")).order_by("-time", "-id")
+
+
+@extend_schema_view(retrieve=extend_schema(parameters=UID_PARAMETERS))
+class OffchainAttestationViewSet(ConditionalMixin, UidLookupMixin, mixins.ListModelMixin,
+                                 mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """EAS offchain attestations submitted here (checked: attestations/offchain.py), on
+    active chains, newest first by their signed time, with the filters of /attestations."""
+
+    serializer_class = serializers.OffchainAttestationSerializer
+    filterset_class = filters.OffchainAttestationFilter
+    pagination_class = AttestationPagination
+    record_name = "offchain attestation"
+    parser_classes = [VerbatimJSONParser]  # a signed package: its keys as signed
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return OffchainAttestation.objects.none()
+        return offchain_records()
+
+    @extend_schema(
+        request=serializers.OffchainPackageSerializer,
+        responses={201: serializers.OffchainAttestationSerializer,
+                   200: serializers.OffchainAttestationSerializer},
+        description="Submit an EAS offchain attestation package, as the EAS SDK signs it "
+        "(versions 0, 1 and 2). Stored when its domain is an active chain's EAS deployment "
+        "(and that contract's version), its types are its version's, its uid is the one its "
+        "message makes, its signature is the signer's and its schema is registered on the "
+        "chain; otherwise a 400 naming the part (`sig.domain.version`, `sig.signature`, ...) "
+        "and why. 201 when new (`Location`), 200 with the stored one when its uid is known "
+        "on that chain. 503 when the chain cannot be asked its EAS version.",
+    )
+    def create(self, request):
+        body = serializers.OffchainPackageSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            checked = offchain.check_package(request.data)
+            with transaction.atomic():
+                record, created = offchain.store(checked, request.data)
+        except offchain.OffchainRefused as exc:
+            raise ValidationError({exc.attr: [ErrorDetail(str(exc), code=exc.code)]}) from None
+        answer = self.get_serializer(with_chain_facts(
+            OffchainAttestation.objects.select_related("deployment")).get(pk=record.pk)).data
+        if not created:
+            return Response(answer)
+        return Response(answer, status=201, headers=created_headers(
+            "public-offchain-attestation-detail", uid=record.uid))

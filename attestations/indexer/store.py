@@ -86,7 +86,7 @@ def _time(seconds: int) -> datetime | None:
     return datetime.fromtimestamp(seconds, UTC) if seconds else None
 
 
-def _expiration(seconds: int) -> tuple[datetime | None, str]:
+def expiration_of(seconds: int) -> tuple[datetime | None, str]:
     """(expiration_time, expiration_time_raw): any uint64 the attester chose."""
     if seconds > MAX_DATETIME_SECONDS:
         return None, str(seconds)
@@ -253,7 +253,7 @@ def _adopt_orphans(chain_id: int, schema_uids: list[str]) -> None:
 
 def _attestation_row(cursor, event, onchain, schema: Schema | None, *, revoked: bool) -> dict:
     decoded, document_hash, decode_error = decode_data(schema, onchain.data)
-    expiration_time, expiration_time_raw = _expiration(onchain.expiration_time)
+    expiration_time, expiration_time_raw = expiration_of(onchain.expiration_time)
     return dict(
         uid=onchain.uid, schema_uid=onchain.schema_uid,
         schema_id=schema.pk if schema else None,

@@ -38,7 +38,7 @@ def test_the_spec_procedures_are_registered():
     assert SPEC_PROCEDURES <= set(PROCEDURES)
     assert set(PROCEDURES) - SPEC_PROCEDURES <= {
         "chains.get", "verify.batch", "timestamps.list", "timestamps.get",
-        "offchainRevocations.list"}
+        "offchainRevocations.list", "attestations.submitOffchain", "attestations.getOffchain"}
 
 
 def create(api, data, key=None):
