@@ -31,6 +31,8 @@ REASON_TEXT = {
     "not_found": "No attestation of this document is known.",
     "chain_inactive": "It was attested on a chain that is not active here.",
     "untrusted_attester": "It was attested, but not by an attester trusted on that chain.",
+    "not_timestamped": "It was attested offchain, but its attestation is not timestamped on "
+                       "the chain, which this chain asks for.",
     "expired": "Its attestation has expired.",
     "revoked": "Its attestation was revoked by the attester.",
     "not_final": "It was attested, but the attestation does not have enough confirmations "

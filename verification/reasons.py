@@ -15,9 +15,13 @@ UNTRUSTED_ATTESTER = "untrusted_attester"
 EXPIRED = "expired"
 REVOKED = "revoked"
 NOT_FINAL = "not_final"
+# An offchain attestation whose uid the chain has not timestamped, on a chain where only
+# timestamped ones verify (Chain.offchain_unanchored: verification/offchain.py).
+NOT_TIMESTAMPED = "not_timestamped"
 
 # Precedence, least telling first; the SQL (verification/sql.py) and its ORM reference
 # (verification.services.reason_rank) rank each attestation with these numbers.
-REASONS = (NOT_FOUND, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, EXPIRED, REVOKED, NOT_FINAL)
+REASONS = (NOT_FOUND, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, NOT_TIMESTAMPED, EXPIRED, REVOKED,
+           NOT_FINAL)
 RANK = {reason: rank for rank, reason in enumerate(REASONS)}
 VALID = len(REASONS)  # the rank of an attestation that verifies

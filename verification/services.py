@@ -44,6 +44,7 @@ from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
 from verification import reasons
+from verification.offchain import ranked_offchain
 from verification.reasons import RANK, REASONS, VALID
 from verification.sql import earliest_valid, most_telling, most_telling_of_each
 
@@ -76,13 +77,17 @@ class Verification:
     eas_address: str | None = None
     reason: str | None = None  # why not, when not verified (verification/reasons.py)
     document_hash: str | None = None  # named by a batch's answers only
+    # Verified through an offchain attestation (verification/offchain.py); whether the
+    # chain proves its time (on-chain answers: always).
+    offchain: bool | None = None
+    timestamp_proven: bool | None = None
 
     @property
     def get_attestation_call(self) -> dict | None:
         """The eth_call that reads the attestation from its EAS contract: `to` and `data`
         as eth_call takes them, so that anyone can ask the chain rather than us."""
-        if self.eas_address is None or self.attestation_id is None:
-            return None
+        if self.eas_address is None or self.attestation_id is None or self.offchain:
+            return None  # an offchain attestation is not in the contract's storage
         return {"to": self.eas_address,
                 "data": GET_ATTESTATION_SELECTOR + self.attestation_id[2:]}
 
@@ -90,8 +95,24 @@ class Verification:
 NOT_VERIFIED = Verification(verified=False, reason=reasons.NOT_FOUND)
 
 
-def not_verified(rank: int) -> Verification:
-    return Verification(verified=False, reason=REASONS[rank])
+def not_verified(rank: int, **fields) -> Verification:
+    return Verification(verified=False, reason=REASONS[rank], **fields)
+
+
+def on_chain(row, **fields) -> Verification:
+    """A verified answer from an on-chain attestation's row (ROW)."""
+    return Verification(True, *row, offchain=False, timestamp_proven=True, **fields)
+
+
+def through_offchain(attestation, **fields) -> Verification:
+    """A verified answer from an offchain attestation (verification/offchain.py)."""
+    proven = attestation.proven_at is not None
+    return Verification(
+        verified=True, attestation_id=attestation.uid,
+        timestamp=attestation.proven_at if proven else attestation.time,
+        chain_id=attestation.chain_id, attester=attestation.attester,
+        schema_id=attestation.schema_uid, eas_address=attestation.deployment.address,
+        offchain=True, timestamp_proven=proven, **fields)
 
 
 def trusted_attester() -> Coalesce:
@@ -178,14 +199,22 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
         return _live(document_hash, chain_id=chain_id, now=now)
     row = earliest_valid(document_hash, chain_id=chain_id, now=now)
     if row is not None:
-        return Verification(True, *row)
-    # A miss: the one more query that says why.
+        return on_chain(row)
+    # A miss: the query that says why, and the offchain attestations of the document.
     row = most_telling(document_hash, chain_id=chain_id, now=now)
-    if row is None:
-        return NOT_VERIFIED
-    if row[0] == VALID:  # made valid between the two queries: the answer it now is
-        return Verification(True, *row[1:])
-    return not_verified(row[0])
+    if row is not None and row[0] == VALID:  # made valid between the two queries
+        return on_chain(row[1:])
+    return _answer_off_chain(ranked_offchain([document_hash], chain_id=chain_id, now=now)
+                             .get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND])
+
+
+def _answer_off_chain(offchain, on_chain_rank: int, **fields) -> Verification:
+    """The answer when no on-chain attestation verifies: the offchain one if it does, else
+    the most telling reason of both kinds."""
+    if offchain is not None and offchain[0] == VALID:
+        return through_offchain(offchain[1], **fields)
+    rank = max(on_chain_rank, offchain[0] if offchain else RANK[reasons.NOT_FOUND])
+    return not_verified(rank, **fields)
 
 
 def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
@@ -196,17 +225,18 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     now = now or timezone.now()
     distinct = list(dict.fromkeys(document_hashes))
     found = most_telling_of_each(distinct, chain_id=chain_id, now=now)
+    missed = [h for h in distinct if h not in found or found[h][0] != VALID]
+    # The offchain attestations of the misses: one more statement, only when there are some.
+    offchain = ranked_offchain(missed, chain_id=chain_id, now=now) if missed else {}
     answers = []
     for document_hash in distinct:
         row = found.get(document_hash)
-        if row is None:
-            answers.append(Verification(False, reason=reasons.NOT_FOUND,
-                                        document_hash=document_hash))
-        elif row[0] == VALID:
-            answers.append(Verification(True, *row[1:], document_hash=document_hash))
+        if row is not None and row[0] == VALID:
+            answers.append(on_chain(row[1:], document_hash=document_hash))
         else:
-            answers.append(Verification(False, reason=REASONS[row[0]],
-                                        document_hash=document_hash))
+            answers.append(_answer_off_chain(
+                offchain.get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND],
+                document_hash=document_hash))
     return answers
 
 
@@ -240,7 +270,10 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
                   .exclude(pk__in=[attestation.pk for attestation in found])
                   .filter(rank__lt=VALID).aggregate(best=Max("rank"))["best"])
         best = max(best, others or RANK[reasons.NOT_FOUND])
-    return not_verified(best)
+    # Offchain attestations as the index knows them (their revocations and timestamps are
+    # indexed events): nothing on chain to re-read for them.
+    return _answer_off_chain(ranked_offchain([document_hash], chain_id=chain_id, now=now)
+                             .get(document_hash), best)
 
 
 # What a provider's error or nonsense answer raises on the way to a Verification (a JSON-RPC
@@ -295,7 +328,7 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
     if confirmations < attestation.chain.confirmations:
         return not_verified(RANK[reasons.NOT_FINAL])
     return Verification(
-        verified=True, attestation_id=attestation.uid,
+        verified=True, offchain=False, timestamp_proven=True, attestation_id=attestation.uid,
         timestamp=datetime.fromtimestamp(time, UTC), chain_id=attestation.chain_id,
         attester=attester.lower(), schema_id="0x" + schema.hex(), tx_hash=attestation.tx_hash,
         block_number=receipt["blockNumber"], confirmations=confirmations,

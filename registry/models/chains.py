@@ -34,6 +34,11 @@ class Chain(models.Model):
     confirmations = models.PositiveIntegerField(
         default=12, help_text="Blocks on top of a record before it counts as final."
     )
+    offchain_unanchored = models.BooleanField(
+        default=False, db_default=False,
+        help_text="Offchain attestations on this chain verify without an on-chain timestamp "
+        "of their uid (default: only timestamped ones do; the signed time is the attester's "
+        "claim).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -5,8 +5,6 @@ beside on-chain ones (`GET /attestations?offchain=true`), with the chain's facts
 uid (an offchain revocation by the attester, a timestamp)."""
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -15,15 +13,12 @@ from web3 import Web3
 from attestations.indexer import index_chain
 from attestations.models import OffchainAttestation
 from attestations.schema import encode, parse
-from tests.conftest import assert_problem, missing
+from tests.conftest import assert_problem
+from tests.offchain import ANVIL_KEY, OTHER_KEY, message, require_sdk
+from tests.offchain import sign as sign_packages
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db]
 
-ROOT = Path(__file__).resolve().parents[2]
-SIGN = Path(__file__).with_name("offchain_sign.cjs")
-SDK = ROOT / ".cache" / "clients" / "eas-sdk"
-ANVIL_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"  # account 0
-OTHER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # account 1
 SCHEMA = "bytes32 documentHash,string title"
 DOCUMENT = "0x" + "d0c" * 21 + "5"
 URL = "/attestations/offchain"
@@ -32,8 +27,7 @@ URL = "/attestations/offchain"
 @pytest.fixture
 def site(eas_chain):
     """The chain with its EAS contracts indexed, the document schema registered."""
-    if not (SDK / "node_modules" / "@ethereum-attestation-service" / "eas-sdk").exists():
-        missing("the EAS SDK is not installed", "run scripts/client_tools.sh (needs npm)")
+    require_sdk()
     cache.clear()  # the EAS version read from the chain is cached per deployment
     schema_uid = eas_chain.node.register_schema(SCHEMA)
     assert index_chain(eas_chain.chain).ok
@@ -43,17 +37,9 @@ def site(eas_chain):
 
 def sign(site, *, key=ANVIL_KEY, **items) -> list[dict]:
     """Packages the SDK signs: one per version by default, or `attestations=[...]`."""
-    base = {"schema": site.schema_uid, "recipient": "0x" + "00" * 20, "time": 1_790_000_000,
-            "expirationTime": 0, "revocable": True, "refUID": "0x" + "00" * 32,
-            "data": "0x" + encode(parse(SCHEMA), (bytes.fromhex(DOCUMENT[2:]), "A diploma")).hex()}
-    plan = {"sdkDir": str(SDK), "rpcUrl": site.node.anvil.url,
-            "eas": Web3.to_checksum_address(site.node.deployment.eas), "privateKey": key,
-            "attestations": [{**base, **a} for a in items.get(
-                "attestations", [{"version": v} for v in (0, 1, 2)])]}
-    done = subprocess.run(["node", str(SIGN)], input=json.dumps(plan), capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    data = encode(parse(SCHEMA), (bytes.fromhex(DOCUMENT[2:]), "A diploma"))
+    return sign_packages(site.node, [message(site.schema_uid, data, **a) for a in items.get(
+        "attestations", [{"version": v} for v in (0, 1, 2)])], key=key)
 
 
 def test_a_package_of_each_version_is_accepted_decoded_and_listed(api, site):

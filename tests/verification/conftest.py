@@ -13,7 +13,8 @@ EXECUTOR = "0x" + "e1" * 20
 NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
                 "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
                 "confirmations": None, "blockHash": None, "logIndex": None,
-                "easAddress": None, "getAttestationCall": None, "reason": "not_found"}
+                "easAddress": None, "getAttestationCall": None, "offchain": None,
+                "timestampProven": None, "reason": "not_found"}
 
 
 def not_verified(reason: str) -> dict:

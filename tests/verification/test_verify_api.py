@@ -75,7 +75,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "easAddress": attestation.deployment.address,
         "getAttestationCall": get_attestation_call(attestation.deployment.address,
                                                    attestation.uid),
-        "reason": None,
+        "offchain": False, "timestampProven": True, "reason": None,
     }
 
 
@@ -325,12 +325,15 @@ def test_a_verification_is_one_select_and_no_write(api, chain, second_chain):
 
 
 @pytest.mark.parametrize("body", [{"documentHash": "0x" + "00" * 32}, {"chainId": 31338}])
-def test_a_miss_costs_exactly_one_more_select_the_reasons(api, chain, second_chain, body):
+def test_a_miss_costs_two_more_selects_the_reasons_and_the_offchain_ones(api, chain,
+                                                                         second_chain, body):
     attest(chain)
     verify(api)  # the key, as above
     with CaptureQueriesContext(connection) as queries:
         assert verify(api, **body)["reason"] == "not_found"
-    assert statements(q["sql"] for q in queries) == [VERIFICATION_SQL, REASON_SQL]
+    logged = statements(q["sql"] for q in queries)
+    assert logged[:2] == [VERIFICATION_SQL, REASON_SQL] and len(logged) == 3
+    assert '"attestations_offchainattestation"' in logged[2]  # verification/offchain.py
 
 
 def statements(logged) -> list[str]:

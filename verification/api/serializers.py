@@ -64,6 +64,14 @@ class VerifyResponseSerializer(serializers.Serializer):
     eas_address = AddressField(allow_null=True,
                                help_text="The EAS contract that holds the attestation.")
     get_attestation_call = EthCallField(allow_null=True)
+    offchain = serializers.BooleanField(
+        allow_null=True, help_text="true: verified through an offchain attestation submitted "
+        "here (POST /attestations/offchain; no transaction, block or getAttestation call); "
+        "false: through an on-chain one; null when not verified.")
+    timestamp_proven = serializers.BooleanField(
+        allow_null=True, help_text="Whether the chain proves `timestamp`: always for on-chain "
+        "attestations; for an offchain one, when its uid was timestamped on chain (then "
+        "`timestamp` is that time), else `timestamp` is the attester's signed claim.")
     reason = serializers.ChoiceField(
         choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
