@@ -84,6 +84,6 @@ if [ "$#" -eq 0 ]; then
   mkdir -p .cache
   DATABASE_URL="sqlite:///$(pwd)/.cache/sqlite-tests.sqlite3" .venv/bin/python -m pytest \
     tests/verification tests/bindings tests/attestations/test_indexer*.py \
-    tests/attestations/test_decoded_filters.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
+    tests/attestations/test_decoded_filters.py tests/attestations/test_offchain.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
 fi
 exit "$status"
