@@ -85,7 +85,7 @@ def check_package(package) -> CheckedPackage:
                                                                              "JSON object.")
     signer = _address(package.get("signer"), "signer")
     version = sig.get("version", 0)
-    if version not in VERSION_TYPES or isinstance(version, bool):
+    if type(version) is not int or version not in VERSION_TYPES:
         _refuse("sig.version", "Expected an offchain attestation version: 0, 1 or 2.")
     message = _object(sig, "message")
     if (sig.get("primaryType"), sig.get("types")) not in VERSION_TYPES[version]:
@@ -93,6 +93,9 @@ def check_package(package) -> CheckedPackage:
                 f"{version}.", "invalid_types")
     if version and message.get("version") != version:
         _refuse("sig.message.version", f"Expected {version}, the package's version.")
+    (signed,) = sig["types"].values()
+    if set(message) != {field["name"] for field in signed}:
+        _refuse("sig.message", "Its fields are not the ones its types sign.")
     fields = _message_fields(message, version)
     chain, deployment = _domain(_object(sig, "domain"))
     uid = _uid(version, message, fields)

@@ -140,3 +140,26 @@ def test_trpc_submits_and_reads_an_offchain_attestation(api, site):
     uid = submitted.json()["result"]["data"]["uid"]
     read = api.get("/trpc/attestations.getOffchain", {"input": json.dumps({"uid": uid})})
     assert read.json()["result"]["data"] == submitted.json()["result"]["data"]
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda p: p["sig"].update(version=2.0),
+    lambda p: p["sig"].update(version="2"),
+    lambda p: p["sig"]["signature"].update(v="x"),
+    lambda p: p["sig"]["signature"].update(r=None),
+    lambda p: p["sig"].pop("signature"),
+    lambda p: p["sig"].update(types=[1, 2]),
+    lambda p: p["sig"]["message"].update(data="0xzz"),
+    lambda p: p["sig"]["message"].update(extra="field"),
+    lambda p: p["sig"]["message"].update(revocable="yes"),
+    lambda p: p["sig"]["message"].update(expirationTime=2**64),
+    lambda p: p["sig"]["domain"].update(chainId=True),
+    lambda p: p["sig"]["domain"].pop("name"),
+    lambda p: p["sig"].update(domain="EAS"),
+    lambda p: p["sig"].update(message=None),
+])
+def test_any_malformed_package_is_a_400_never_a_500(api, site, tamper):
+    (package,) = sign(site, attestations=[{"version": 2}])
+    tamper(package)
+    assert_problem(api.post(URL, package, format="json"), 400)
+    assert not OffchainAttestation.objects.exists()
