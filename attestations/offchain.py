@@ -94,7 +94,9 @@ def check_package(package) -> CheckedPackage:
     if version and message.get("version") != version:
         _refuse("sig.message.version", f"Expected {version}, the package's version.")
     (signed,) = sig["types"].values()
-    if set(message) != {field["name"] for field in signed}:
+    names = {field["name"] for field in signed}
+    # The SDK writes `version` in every message, signed from version 1 on only.
+    if not names <= set(message) <= names | {"version"}:
         _refuse("sig.message", "Its fields are not the ones its types sign.")
     fields = _message_fields(message, version)
     chain, deployment = _domain(_object(sig, "domain"))
