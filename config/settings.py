@@ -393,6 +393,7 @@ SPECTACULAR_SETTINGS = {
         "trpc.openapi.add_trpc_paths",
         "ops.openapi.add_ops_paths",
         "core.schema_hooks.type_nullable_references",
+        "core.schema_hooks.integer_path_parameters",
     ],
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {

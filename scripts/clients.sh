@@ -58,7 +58,8 @@ quiet_or_fail openapi-python-client .venv/bin/openapi-python-client generate \
   --path "$out/openapi.json" --config clients/python-config.yaml --meta uv \
   --output-path "$out/python" --overwrite --fail-on-warning
 echo "==> TypeScript types: $out/typescript/schema.d.ts (openapi-typescript)"
+# --default-non-nullable=false: a request field with a default may be left out (`live`).
 quiet_or_fail openapi-typescript "$bin/openapi-typescript" "$out/openapi.json" \
-  --output "$out/typescript/schema.d.ts"
+  --default-non-nullable=false --output "$out/typescript/schema.d.ts"
 echo "==> tRPC router type: $out/typescript/trpc.d.ts"
 .venv/bin/python scripts/trpc_types.py "$out/openapi.json" > "$out/typescript/trpc.d.ts"

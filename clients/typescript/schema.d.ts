@@ -1527,11 +1527,11 @@ export interface components {
             /** @example 0xabababababababababababababababababababab */
             address: string;
             /** @default  */
-            name: string;
+            name?: string;
             /** @default  */
-            endpointUrl: string;
+            endpointUrl?: string;
             /** @default  */
-            version: string;
+            version?: string;
             capabilities?: unknown[];
             metadata?: {
                 [key: string]: unknown;
@@ -1773,7 +1773,7 @@ export interface components {
              * @description Re-read the attestation from the chain before answering (slower; 503 when the chain's RPC endpoints do not answer).
              * @default false
              */
-            live: boolean;
+            live?: boolean;
         };
         /**
          * @description What verification found; when nothing verifies, every field but `verified` and
@@ -2399,7 +2399,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: string;
+                chain_id: number;
             };
             cookie?: never;
         };
@@ -4041,7 +4041,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: string;
+                chain_id: number;
             };
             cookie?: never;
         };
@@ -4173,7 +4173,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: string;
+                chain_id: number;
             };
             cookie?: never;
         };
@@ -4317,7 +4317,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: string;
+                chain_id: number;
             };
             cookie?: never;
         };
@@ -4524,7 +4524,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: string;
+                chain_id: number;
             };
             cookie?: never;
         };
@@ -8021,7 +8021,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8153,7 +8153,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8297,7 +8297,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8804,7 +8804,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };

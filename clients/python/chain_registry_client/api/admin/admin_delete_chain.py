@@ -11,7 +11,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    chain_id: str,
+    chain_id: int,
     *,
     if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_match: str | Unset = UNSET,
@@ -96,7 +96,7 @@ def sync_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
 
     Raises:
@@ -120,7 +120,7 @@ def sync_detailed(
 
 
 def sync(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_match: str | Unset = UNSET,
@@ -130,7 +130,7 @@ def sync(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
 
     Raises:
@@ -149,7 +149,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_match: str | Unset = UNSET,
@@ -159,7 +159,7 @@ async def asyncio_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
 
     Raises:
@@ -181,7 +181,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_match: str | Unset = UNSET,
@@ -191,7 +191,7 @@ async def asyncio(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
 
     Raises:

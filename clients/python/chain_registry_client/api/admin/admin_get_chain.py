@@ -12,7 +12,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    chain_id: str,
+    chain_id: int,
     *,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def _build_response(
 
 
 def sync_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -94,7 +94,7 @@ def sync_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -118,7 +118,7 @@ def sync_detailed(
 
 
 def sync(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -128,7 +128,7 @@ def sync(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -147,7 +147,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -157,7 +157,7 @@ async def asyncio_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -179,7 +179,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -189,7 +189,7 @@ async def asyncio(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:

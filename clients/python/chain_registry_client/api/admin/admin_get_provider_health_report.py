@@ -12,7 +12,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    id: str,
+    id: int,
     *,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def _build_response(
 
 
 def sync_detailed(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -96,7 +96,7 @@ def sync_detailed(
      Provider health reports: history rows, created and read, never changed.
 
     Args:
-        id (str):
+        id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -120,7 +120,7 @@ def sync_detailed(
 
 
 def sync(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -130,7 +130,7 @@ def sync(
      Provider health reports: history rows, created and read, never changed.
 
     Args:
-        id (str):
+        id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -149,7 +149,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -159,7 +159,7 @@ async def asyncio_detailed(
      Provider health reports: history rows, created and read, never changed.
 
     Args:
-        id (str):
+        id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -181,7 +181,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -191,7 +191,7 @@ async def asyncio(
      Provider health reports: history rows, created and read, never changed.
 
     Args:
-        id (str):
+        id (int):
         if_none_match (str | Unset):
 
     Raises:

@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    chain_id: str,
+    chain_id: int,
     *,
     body: PatchedChainRequest | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -115,7 +115,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainRequest | Unset = UNSET,
@@ -126,7 +126,7 @@ def sync_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainRequest | Unset):
 
@@ -152,7 +152,7 @@ def sync_detailed(
 
 
 def sync(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainRequest | Unset = UNSET,
@@ -163,7 +163,7 @@ def sync(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainRequest | Unset):
 
@@ -184,7 +184,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainRequest | Unset = UNSET,
@@ -195,7 +195,7 @@ async def asyncio_detailed(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainRequest | Unset):
 
@@ -219,7 +219,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainRequest | Unset = UNSET,
@@ -230,7 +230,7 @@ async def asyncio(
      Blockchain networks, identified by their EIP-155 chain id.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainRequest | Unset):
 

@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    chain_id: str,
+    chain_id: int,
     *,
     body: PatchedChainStatusRequest | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -110,7 +110,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainStatusRequest | Unset = UNSET,
@@ -121,7 +121,7 @@ def sync_detailed(
      Activate or deactivate a chain.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainStatusRequest | Unset):
 
@@ -147,7 +147,7 @@ def sync_detailed(
 
 
 def sync(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainStatusRequest | Unset = UNSET,
@@ -158,7 +158,7 @@ def sync(
      Activate or deactivate a chain.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainStatusRequest | Unset):
 
@@ -179,7 +179,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainStatusRequest | Unset = UNSET,
@@ -190,7 +190,7 @@ async def asyncio_detailed(
      Activate or deactivate a chain.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainStatusRequest | Unset):
 
@@ -214,7 +214,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedChainStatusRequest | Unset = UNSET,
@@ -225,7 +225,7 @@ async def asyncio(
      Activate or deactivate a chain.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_match (str | Unset):
         body (PatchedChainStatusRequest | Unset):
 

@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    id: str,
+    id: int,
     *,
     body: PatchedRpcEndpointRequest | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -117,7 +117,7 @@ def _build_response(
 
 
 def sync_detailed(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedRpcEndpointRequest | Unset = UNSET,
@@ -128,7 +128,7 @@ def sync_detailed(
      RPC endpoints of chains, with what the probes measured; URLs are shown masked.
 
     Args:
-        id (str):
+        id (int):
         if_match (str | Unset):
         body (PatchedRpcEndpointRequest | Unset):
 
@@ -154,7 +154,7 @@ def sync_detailed(
 
 
 def sync(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedRpcEndpointRequest | Unset = UNSET,
@@ -165,7 +165,7 @@ def sync(
      RPC endpoints of chains, with what the probes measured; URLs are shown masked.
 
     Args:
-        id (str):
+        id (int):
         if_match (str | Unset):
         body (PatchedRpcEndpointRequest | Unset):
 
@@ -186,7 +186,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedRpcEndpointRequest | Unset = UNSET,
@@ -197,7 +197,7 @@ async def asyncio_detailed(
      RPC endpoints of chains, with what the probes measured; URLs are shown masked.
 
     Args:
-        id (str):
+        id (int):
         if_match (str | Unset):
         body (PatchedRpcEndpointRequest | Unset):
 
@@ -221,7 +221,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    id: str,
+    id: int,
     *,
     client: AuthenticatedClient,
     body: PatchedRpcEndpointRequest | Unset = UNSET,
@@ -232,7 +232,7 @@ async def asyncio(
      RPC endpoints of chains, with what the probes measured; URLs are shown masked.
 
     Args:
-        id (str):
+        id (int):
         if_match (str | Unset):
         body (PatchedRpcEndpointRequest | Unset):
 

@@ -12,7 +12,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    chain_id: str,
+    chain_id: int,
     *,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def _build_response(
 
 
 def sync_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -97,7 +97,7 @@ def sync_detailed(
     of their RPC endpoints and their online executors.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -121,7 +121,7 @@ def sync_detailed(
 
 
 def sync(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -132,7 +132,7 @@ def sync(
     of their RPC endpoints and their online executors.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -151,7 +151,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -162,7 +162,7 @@ async def asyncio_detailed(
     of their RPC endpoints and their online executors.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
@@ -184,7 +184,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    chain_id: str,
+    chain_id: int,
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
@@ -195,7 +195,7 @@ async def asyncio(
     of their RPC endpoints and their online executors.
 
     Args:
-        chain_id (str):
+        chain_id (int):
         if_none_match (str | Unset):
 
     Raises:
