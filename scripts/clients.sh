@@ -49,8 +49,12 @@ echo "==> Schema: $out/openapi.json (manage.py spectacular)"
 .venv/bin/python manage.py spectacular --validate --fail-on-warn --format openapi-json \
   --file "$out/openapi.json"
 echo "==> Schema lint: Redocly CLI (redocly.yaml)"
-"$bin/redocly" lint "$out/openapi.json" --config redocly.yaml --format=summary 2>&1 \
-  | grep -v "Node.js\|nodejs.org\|║\|╔\|╚" || { echo "FAIL: the schema lint found errors." >&2; exit 1; }
+# (Without the box of Redocly's notice that Node.js 20 support ends: this version runs on it.)
+status=0
+lint=$("$bin/redocly" lint "$out/openapi.json" --config redocly.yaml --format=summary 2>&1) \
+  || status=$?
+grep -v "Node.js\|nodejs.org\|║\|╔\|╚" <<<"$lint" || true
+[ "$status" -eq 0 ] || { echo "FAIL: the schema lint found errors." >&2; exit 1; }
 "$lint_only" && exit 0
 
 echo "==> Python client: $out/python (openapi-python-client)"

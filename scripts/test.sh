@@ -63,6 +63,14 @@ else
     "the tests that need anvil or the tRPC clients are skipped."
 fi
 
+# The OpenAPI schema against Redocly's rules (redocly.yaml; Redocly CLI from npm, installed
+# by client_tools.sh above). tests/test_clients.py checks that clients/ is current.
+if [ -x .cache/clients/codegen/node_modules/.bin/redocly ]; then
+  ./scripts/clients.sh --lint
+else
+  missing "Redocly CLI (npm) is missing" "the schema lint is skipped."
+fi
+
 echo "==> Lint: ruff check (rules in pyproject.toml)"
 .venv/bin/ruff check --quiet .
 echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
