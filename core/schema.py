@@ -2,9 +2,11 @@
 answers (docs/api.md, "HTTP conventions")."""
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.plumbing import get_view_model
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
+from core import schema_names
 from core.conditional import TAGGED_ACTIONS, ConditionalMixin
 from core.problems import PROBLEM_CONTENT_TYPE
 from core.serializers import StrictMixin
@@ -39,6 +41,9 @@ ERROR_DESCRIPTIONS = {
     "411": "The body was sent chunked, without a Content-Length.",
     "415": "The request body is not JSON (or its charset is not a text encoding).",
     "429": "Rate limited: the key made too many requests; retry after `Retry-After` seconds.",
+    "503": "Service unavailable (`service_unavailable`): the database (or, for a live read, "
+           "every RPC endpoint of the chain) does not answer; retry after `Retry-After` "
+           "seconds.",
 }
 LIST_BAD_REQUEST = ("Invalid input: a bad or unknown query parameter (`unknown_parameter`); "
                     "`errors` names each one.")
@@ -49,7 +54,10 @@ def _header(description: str, type_: str = "string") -> dict:
     return {"schema": {"type": type_}, "description": description}
 
 
-RETRY_AFTER = {"Retry-After": _header("Seconds until the key may try again.", "integer")}
+RETRY_AFTER = {"Retry-After": _header("Seconds until the request may be tried again.",
+                                      "integer")}
+REQUEST_ID = {"X-Request-ID": _header("The request's id, as sent by the client when it sent a "
+                                      "sane one, else a new one; log lines carry it too.")}
 RATE_LIMIT = {
     "RateLimit-Limit": _header("Requests the key may make in the current window.", "integer"),
     "RateLimit-Remaining": _header("Requests left to the key in the current window.", "integer"),
@@ -77,6 +85,30 @@ IF_NONE_MATCH = OpenApiParameter(
 
 
 class AutoSchema(BaseAutoSchema):
+    def get_tags(self):
+        return [schema_names.tag(self.path)]
+
+    def get_operation_id(self):
+        return self._names().operation_id
+
+    def get_summary(self):
+        # An id given by hand (extend_schema) reads as its own summary.
+        names = self._names()
+        operation_id = self.get_operation_id()
+        return names.summary if operation_id == names.operation_id else schema_names.humanize(
+            operation_id)
+
+    def _names(self) -> schema_names.Names:
+        action = getattr(self.view, "action", None) or self.method_mapping[self.method.lower()]
+        many = self.method == "GET" and self._is_list_view()
+        return schema_names.names(path=self.path, action="list" if many else action,
+                                  model=get_view_model(self.view, emit_warnings=False), many=many)
+
+    def _get_serializer_name(self, serializer, direction, bypass_extensions=False):
+        name = super()._get_serializer_name(serializer, direction, bypass_extensions)
+        # COMPONENT_SPLIT_REQUEST appends "Request": VerifyRequest, not VerifyRequestRequest.
+        return name.removesuffix("Request") if name.endswith("RequestRequest") else name
+
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
         if self._conditional_write():
@@ -113,7 +145,8 @@ class AutoSchema(BaseAutoSchema):
             "content": {PROBLEM_CONTENT_TYPE: {"schema": self.resolve_serializer(
                 ProblemSerializer, "response").ref}},
         }
-        codes = ["401", "403", "429"] if self.get_auth() else []
+        keyed = bool(self.get_auth())
+        codes = ["401", "403", "429"] if keyed else []
         method = self.method.upper()
         action = getattr(self.view, "action", None)
         # Also where a view checks its path parameter's format (`bad_request_actions`).
@@ -132,6 +165,8 @@ class AutoSchema(BaseAutoSchema):
             codes += ["411", "413", "415"]
         if self._conditional_write():
             codes.append("412")
+        if keyed:  # the key is looked up in the database (and the cache) first
+            codes.append("503")
         descriptions = dict(ERROR_DESCRIPTIONS)
         if self._is_list_view():
             descriptions["400"] = LIST_BAD_REQUEST
@@ -148,11 +183,11 @@ class AutoSchema(BaseAutoSchema):
     def _headers(self, code: str) -> dict:
         """The headers answered with `code` (config.middleware, core.conditional, ...)."""
         status, keyed = int(code), bool(self.get_auth())
-        headers = {}
+        headers = dict(REQUEST_ID)  # config.middleware: on every answer
         # Counted by the throttle: every keyed answer past the key and scope checks.
         if keyed and status not in (401, 403, 411, 413):
             headers.update(RATE_LIMIT)
-        if status == 429:
+        if status in (429, 503):
             headers.update(RETRY_AFTER)
         if status == 201:
             headers.update(LOCATION)

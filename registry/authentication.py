@@ -134,7 +134,9 @@ class BearerKeyScheme(OpenApiAuthenticationExtension):
     name = "AdminBearer"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "description": "An API key of scope admin."}
+        return {"type": "http", "scheme": "bearer", "description": (
+            "An API key of scope admin as `Authorization: Bearer <key>` (the admin API, "
+            "/v1/admin). Keys look like `crk_0123456789ab.<secret>`.")}
 
 
 class ApiKeyHeaderScheme(OpenApiAuthenticationExtension):
@@ -142,4 +144,6 @@ class ApiKeyHeaderScheme(OpenApiAuthenticationExtension):
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+        return {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": (
+            "An API key in the `X-API-Key` header: of scope api (the queries, verification, "
+            "workflows, /trpc), executor (/v1/chain-registry) or admin (any of them).")}

@@ -3,6 +3,8 @@
 #   .cache/clients/trpc-v11, .cache/clients/trpc-v10   @trpc/client (and superjson) from npm
 #   .cache/clients/eas-sdk                            the EAS SDK (and ethers), which signs the
 #                                                     offchain attestations of the tests
+#   .cache/clients/codegen      the schema's lint and the TypeScript types (scripts/clients.sh):
+#                               @redocly/cli, openapi-typescript, typescript (tsc) from npm
 #   chromium                                          Debian's package, for the browser test
 #   nginx                                             Debian's package: the published front of
 #                                                     docker-compose.yml in tests/stack
@@ -17,14 +19,17 @@ TRPC_V10="10.45.4"
 SUPERJSON="2.2.6"
 EAS_SDK="2.10.0"
 ETHERS="6.15.0"
+REDOCLY="2.77.0"
+OPENAPI_TYPESCRIPT="7.13.0"
+TYPESCRIPT="5.9.3"   # openapi-typescript's peer range is ^5
 
 install_client() {  # dir version packages...
   local dir="$1" version="$2"
   shift 2
   if [ "$(cat "$dir/VERSION" 2>/dev/null)" != "$version" ]; then
-    echo "==> Installing $1 (npm) into ${dir}"
+    echo "==> Installing $* (npm) into ${dir}"
     rm -rf "$dir" && mkdir -p "$dir"
-    # --legacy-peer-deps: the client's peer typescript is for type checking only.
+    # --legacy-peer-deps: a peer typescript is for type checking only.
     npm install --no-save --no-audit --no-fund --loglevel=error --legacy-peer-deps \
       --prefix "$dir" "$@" >/dev/null
     echo "$version" > "$dir/VERSION"
@@ -36,6 +41,8 @@ install_client .cache/clients/trpc-v10 "$TRPC_V10+$SUPERJSON" \
   "@trpc/client@${TRPC_V10}" "@trpc/server@${TRPC_V10}" "superjson@${SUPERJSON}"
 install_client .cache/clients/eas-sdk "$EAS_SDK+$ETHERS" \
   "@ethereum-attestation-service/eas-sdk@${EAS_SDK}" "ethers@${ETHERS}"
+install_client .cache/clients/codegen "$REDOCLY+$OPENAPI_TYPESCRIPT+$TYPESCRIPT" \
+  "@redocly/cli@${REDOCLY}" "openapi-typescript@${OPENAPI_TYPESCRIPT}" "typescript@${TYPESCRIPT}"
 
 # Debian packages, with one `apt-get update` for all of them.
 packages=()

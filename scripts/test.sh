@@ -63,13 +63,21 @@ else
     "the tests that need anvil or the tRPC clients are skipped."
 fi
 
+# The OpenAPI schema against Redocly's rules (redocly.yaml; Redocly CLI from npm, installed
+# by client_tools.sh above). tests/test_clients.py checks that clients/ is current.
+if [ -x .cache/clients/codegen/node_modules/.bin/redocly ]; then
+  ./scripts/clients.sh --lint
+else
+  missing "Redocly CLI (npm) is missing" "the schema lint is skipped."
+fi
+
 echo "==> Lint: ruff check (rules in pyproject.toml)"
 .venv/bin/ruff check --quiet .
 echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
 # The service's code against [project] dependencies alone; then tests/ and bench/ as well,
 # where the dev group counts too (settings in pyproject.toml).
 .venv/bin/deptry . --no-ansi
-.venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles' --ignore DEP002,DEP004
+.venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles|clients' --ignore DEP002,DEP004
 echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one way)"
 .venv/bin/lint-imports --no-cache
 

@@ -122,7 +122,9 @@ def fuzzing(db, settings, admin_key):
         yield
 
 
-schema = _load_schema()
+# The probes and /metrics (tag ops) are plain Django views, not the API: /readyz answers 503
+# by design while this test's Celery beat is not running (tests/test_health.py tests them).
+schema = _load_schema().exclude(tag="ops")
 
 
 @schema.parametrize()
@@ -177,7 +179,7 @@ def test_the_schema_says_what_the_server_refuses():
     openapi = _openapi()
     components = openapi["components"]["schemas"]
     assert components["ProviderHealth"]["properties"]["rpcId"].get("nullable") is True
-    assert components["VerifyRequestRequest"]["additionalProperties"] is False  # strict bodies
+    assert components["VerifyRequest"]["additionalProperties"] is False  # strict bodies
 
     def query(path, name):
         parameters = openapi["paths"][path]["get"]["parameters"]

@@ -130,12 +130,24 @@ def call(procedure: Procedure, request, holder, data):
 
 
 @cache
-def path_params(url_name: str) -> tuple[str, ...]:
-    """The URL parameters of a route (`chain_id` of /chains/{chain_id}), in order."""
+def _route(url_name: str) -> tuple[str, tuple[str, ...]]:
+    """A route's path as a format string (`chains/%(chain_id)s`) and its URL parameters."""
     possibilities = get_resolver().reverse_dict.getlist(url_name)
     if not possibilities:
         raise LookupError(f"No route is named {url_name!r}.")
-    return tuple(possibilities[0][0][0][1])
+    template, params = possibilities[0][0][0]
+    return template, tuple(params)
+
+
+def path_params(url_name: str) -> tuple[str, ...]:
+    """The URL parameters of a route (`chain_id` of /chains/{chain_id}), in order."""
+    return _route(url_name)[1]
+
+
+def path_template(url_name: str) -> str:
+    """A route's path with its parameters in braces: /chains/{chain_id}."""
+    template, params = _route(url_name)
+    return "/" + template % {param: f"{{{param}}}" for param in params}
 
 
 def _query_string(data: dict) -> str:

@@ -2,40 +2,64 @@
 are not generated, so their paths are written here, the procedures taken from the registry.
 docs/api.md has the whole protocol."""
 
+from trpc.dispatch import path_params, path_template
 from trpc.procedures import PROCEDURES
 
-_ENVELOPE = {
-    "description": "tRPC's envelope: `{result: {data}}` or `{error: {message, code, data}}`; "
-                   "an array of them for a batch.",
-    "oneOf": [
-        {"type": "object", "required": ["result"], "properties": {
-            "result": {"type": "object", "properties": {"data": {}}}}},
-        {"type": "object", "required": ["error"], "properties": {"error": {
-            "type": "object", "required": ["message", "code", "data"], "properties": {
-                "message": {"type": "string"},
-                "code": {"type": "integer", "description": "tRPC's JSON-RPC number (-32004)."},
-                "data": {"type": "object", "properties": {
-                    "code": {"type": "string", "description": "tRPC's name (NOT_FOUND)."},
-                    "httpStatus": {"type": "integer"},
-                    "path": {"type": "string"},
-                    "problem": {"$ref": "#/components/schemas/Problem"},
-                }},
-            }}}},
-        {"type": "array", "items": {"type": "object"}},
-    ],
+# Each part of the envelope is a component of its own: inline, generators name the nested
+# objects after their position and some (openapi-python-client) then make one model twice.
+_COMPONENTS = {
+    "TrpcResult": {"type": "object", "required": ["result"], "properties": {
+        "result": {"type": "object", "properties": {"data": {
+            "description": "The REST answer."}}}}},
+    "TrpcErrorData": {"type": "object", "properties": {
+        "code": {"type": "string", "description": "tRPC's name (NOT_FOUND)."},
+        "httpStatus": {"type": "integer"},
+        "path": {"type": "string"},
+        "problem": {"$ref": "#/components/schemas/Problem"},
+    }},
+    "TrpcErrorShape": {"type": "object", "required": ["message", "code", "data"], "properties": {
+        "message": {"type": "string"},
+        "code": {"type": "integer", "description": "tRPC's JSON-RPC number (-32004)."},
+        "data": {"$ref": "#/components/schemas/TrpcErrorData"},
+    }},
+    "TrpcError": {"type": "object", "required": ["error"], "properties": {
+        "error": {"$ref": "#/components/schemas/TrpcErrorShape"}}},
+    "TrpcEnvelope": {
+        "description": "tRPC's envelope: `{result: {data}}` or `{error: {message, code, data}}`; "
+                       "an array of them for a batch.",
+        "oneOf": [
+            {"$ref": "#/components/schemas/TrpcResult"},
+            {"$ref": "#/components/schemas/TrpcError"},
+            {"type": "array", "items": {"oneOf": [{"$ref": "#/components/schemas/TrpcResult"},
+                                                  {"$ref": "#/components/schemas/TrpcError"}]}},
+        ],
+    },
 }
 
 
-def _answers(statuses: str) -> dict:
+def _answers(statuses: dict) -> dict:
     content = {"application/json": {"schema": {"$ref": "#/components/schemas/TrpcEnvelope"}}}
     return {status: {"description": text, "content": content}
             for status, text in statuses.items()}
 
 
+def _rest_operation(paths: dict, name: str) -> dict:
+    """The procedure `name` as the REST operation it runs: its operationId, and the input
+    field of each URL parameter (what clients/typescript/trpc.d.ts is made from)."""
+    procedure = PROCEDURES[name]
+    params = path_params(procedure.url_name)
+    # drf-spectacular names a primary key {id}.
+    path = path_template(procedure.url_name).replace("{pk}", "{id}")
+    operation = paths[path][procedure.method.lower()]
+    return {"name": name, "kind": procedure.kind, "operationId": operation["operationId"],
+            "pathInputs": {("id" if p == "pk" else p): procedure.input_field(p) for p in params}}
+
+
 def add_trpc_paths(result, generator, request, public):
     queries = sorted(name for name, p in PROCEDURES.items() if p.kind == "query")
     mutations = sorted(name for name, p in PROCEDURES.items() if p.kind == "mutation")
-    result.setdefault("components", {}).setdefault("schemas", {})["TrpcEnvelope"] = _ENVELOPE
+    result.setdefault("components", {}).setdefault("schemas", {}).update(_COMPONENTS)
+    procedures = [_rest_operation(result["paths"], name) for name in sorted(PROCEDURES)]
     paths_parameter = {
         "name": "procedures", "in": "path", "required": True, "schema": {"type": "string"},
         "description": f"A procedure, or several joined by commas with `batch=1`. Queries "
@@ -49,11 +73,15 @@ def add_trpc_paths(result, generator, request, public):
         "400": "Invalid input, in an error envelope.", "401": "No valid key.",
         "403": "The key's scope does not allow this.", "404": "No such procedure or record.",
         "405": "A query with POST or a mutation with GET (`Allow` says which).",
+        "413": "The body is too large.", "415": "The body is not JSON.",
+        "429": "Rate limited (`Retry-After`).",
+        "503": "The database (or a chain) does not answer (`Retry-After`).",
     })
     security = [{"ApiKey": []}]
     result["paths"]["/trpc/{procedures}"] = {
         "get": {
-            "operationId": "trpc_query", "tags": ["trpc"], "security": security,
+            "operationId": "trpcQuery", "tags": ["trpc"], "security": security,
+            "x-trpc-procedures": [p for p in procedures if p["kind"] == "query"],
             "summary": "tRPC queries (and batches of them)",
             "parameters": [paths_parameter, batch, {
                 "name": "input", "in": "query", "required": False, "schema": {"type": "string"},
@@ -61,7 +89,8 @@ def add_trpc_paths(result, generator, request, public):
             "responses": answers,
         },
         "post": {
-            "operationId": "trpc_mutation", "tags": ["trpc"], "security": security,
+            "operationId": "trpcMutation", "tags": ["trpc"], "security": security,
+            "x-trpc-procedures": [p for p in procedures if p["kind"] == "mutation"],
             "summary": "tRPC mutations (and batches of them)",
             "parameters": [paths_parameter, batch],
             "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
@@ -69,7 +98,7 @@ def add_trpc_paths(result, generator, request, public):
         },
     }
     result["paths"]["/trpc"] = {"post": {
-        "operationId": "jsonrpc", "tags": ["trpc"], "security": security,
+        "operationId": "jsonRpc", "tags": ["trpc"], "security": security,
         "summary": "JSON-RPC 2.0: the procedures as methods, a request or a batch",
         "requestBody": {"content": {"application/json": {"schema": {"oneOf": [
             {"type": "object", "required": ["jsonrpc", "method"], "properties": {

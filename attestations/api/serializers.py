@@ -138,11 +138,12 @@ class HexBytesField(serializers.Field):
         return "0x" + bytes(value).hex()
 
 
+# Null in the date-time branch: `nullable` beside `oneOf` has no type to qualify (OpenAPI 3.0).
 @extend_schema_field({
-    "oneOf": [{"type": "string", "format": "date-time"},
+    "oneOf": [{"type": "string", "format": "date-time", "nullable": True},
               {"type": "integer", "minimum": 253402300800, "maximum": 2**64 - 1,
                "description": "Seconds since 1970, beyond 9999-12-31."}],
-    "nullable": True, "example": "2027-11-21T10:00:00Z",
+    "example": "2027-11-21T10:00:00Z",
 })
 class ExpirationTimeField(serializers.DateTimeField):
     """The expirationTime as attested: a date-time, or (beyond 9999-12-31, which EAS takes as

@@ -4,6 +4,8 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 
+from core.pagination import LimitOffsetPagination
+
 
 class WorkflowCursorPagination(pagination.CursorPagination):
     """Newest first, with an opaque cursor: the list grows without bound, and a page read
@@ -36,6 +38,9 @@ class WorkflowCursorPagination(pagination.CursorPagination):
         if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
             raise ValidationError({"limit": [f"Expected an integer from 1 to {self.max_page_size}."]})
         return int(raw)
+
+    # The page every list answers (DRF's own example link here is not a valid URI).
+    get_paginated_response_schema = LimitOffsetPagination.get_paginated_response_schema
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)

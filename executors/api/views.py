@@ -35,7 +35,8 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         except Chain.DoesNotExist:
             raise NotFound(f"No chain {self.kwargs['chain']!r} is registered.") from None
 
-    @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,
+    @extend_schema(operation_id="registerExecutor", summary="Register an executor",
+                   parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,
                    responses={201: serializers.ExecutorSerializer, 200: serializers.ExecutorSerializer})
     @action(detail=True, methods=["post"])
     def register(self, request, chain=None):
@@ -52,7 +53,8 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
                         status=status.HTTP_201_CREATED,
                         headers=created_headers("executor-detail", pk=executor.pk))
 
-    @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.HeartbeatSerializer,
+    @extend_schema(operation_id="heartbeat", summary="Renew an executor's lease",
+                   parameters=[CHAIN_PARAMETER], request=serializers.HeartbeatSerializer,
                    responses=serializers.HeartbeatResponseSerializer)
     @action(detail=True, methods=["post"])
     def heartbeat(self, request, chain=None):

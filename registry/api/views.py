@@ -21,7 +21,8 @@ class ChainViewSet(AdminViewSet):
     lookup_field = "chain_id"
     lookup_value_regex = "[0-9]+"
 
-    @extend_schema(request=serializers.ChainStatusSerializer, responses=serializers.ChainSerializer)
+    @extend_schema(operation_id="adminUpdateChainStatus", summary="Activate or deactivate a chain",
+                   request=serializers.ChainStatusSerializer, responses=serializers.ChainSerializer)
     @action(detail=True, methods=["patch"], url_path="status")
     def status(self, request, chain_id=None):
         """Activate or deactivate a chain."""

@@ -12,6 +12,7 @@ class VerifyViewSet(viewsets.ViewSet):
     """Document verification."""
 
     @extend_schema(
+        operation_id="verify", summary="Verify a document",
         request=serializers.VerifyRequestSerializer,
         responses={200: serializers.VerifyResponseSerializer},
         description="Is this document hash bound by an attestation on an active chain, not "
@@ -33,6 +34,7 @@ class VerifyViewSet(viewsets.ViewSet):
         return answer(serializers.VerifyResponseSerializer, result)
 
     @extend_schema(
+        operation_id="verifyBatch", summary="Verify many documents",
         request=serializers.VerifyBatchRequestSerializer,
         responses={200: serializers.VerifyBatchResponseSerializer},
         description=f"Verify up to {serializers.BATCH_LIMIT} document hashes at once, in one "

@@ -1,0 +1,293 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.admin_list_provider_health_reports_ordering_item import (
+    AdminListProviderHealthReportsOrderingItem,
+)
+from ...models.admin_list_provider_health_reports_status_item import (
+    AdminListProviderHealthReportsStatusItem,
+)
+from ...models.paginated_provider_health_list import PaginatedProviderHealthList
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: list[AdminListProviderHealthReportsOrderingItem] | Unset = UNSET,
+    provider: str | Unset = UNSET,
+    rpc_id: list[float] | Unset = UNSET,
+    status: list[AdminListProviderHealthReportsStatusItem] | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    json_ordering: list[str] | Unset = UNSET
+    if not isinstance(ordering, Unset):
+        json_ordering = []
+        for ordering_item_data in ordering:
+            ordering_item: str = ordering_item_data
+            json_ordering.append(ordering_item)
+
+    params["ordering"] = json_ordering
+
+    params["provider"] = provider
+
+    json_rpc_id: list[float] | Unset = UNSET
+    if not isinstance(rpc_id, Unset):
+        json_rpc_id = rpc_id
+
+    params["rpcId"] = json_rpc_id
+
+    json_status: list[str] | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = []
+        for status_item_data in status:
+            status_item: str = status_item_data
+            json_status.append(status_item)
+
+    params["status"] = json_status
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/admin/rpc/health",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PaginatedProviderHealthList | Problem | None:
+    if response.status_code == 200:
+        response_200 = PaginatedProviderHealthList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PaginatedProviderHealthList | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: list[AdminListProviderHealthReportsOrderingItem] | Unset = UNSET,
+    provider: str | Unset = UNSET,
+    rpc_id: list[float] | Unset = UNSET,
+    status: list[AdminListProviderHealthReportsStatusItem] | Unset = UNSET,
+) -> Response[PaginatedProviderHealthList | Problem]:
+    """List provider health reports
+
+     Provider health reports: history rows, created and read, never changed.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (list[AdminListProviderHealthReportsOrderingItem] | Unset):
+        provider (str | Unset):
+        rpc_id (list[float] | Unset):
+        status (list[AdminListProviderHealthReportsStatusItem] | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PaginatedProviderHealthList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        provider=provider,
+        rpc_id=rpc_id,
+        status=status,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: list[AdminListProviderHealthReportsOrderingItem] | Unset = UNSET,
+    provider: str | Unset = UNSET,
+    rpc_id: list[float] | Unset = UNSET,
+    status: list[AdminListProviderHealthReportsStatusItem] | Unset = UNSET,
+) -> PaginatedProviderHealthList | Problem | None:
+    """List provider health reports
+
+     Provider health reports: history rows, created and read, never changed.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (list[AdminListProviderHealthReportsOrderingItem] | Unset):
+        provider (str | Unset):
+        rpc_id (list[float] | Unset):
+        status (list[AdminListProviderHealthReportsStatusItem] | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PaginatedProviderHealthList | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        provider=provider,
+        rpc_id=rpc_id,
+        status=status,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: list[AdminListProviderHealthReportsOrderingItem] | Unset = UNSET,
+    provider: str | Unset = UNSET,
+    rpc_id: list[float] | Unset = UNSET,
+    status: list[AdminListProviderHealthReportsStatusItem] | Unset = UNSET,
+) -> Response[PaginatedProviderHealthList | Problem]:
+    """List provider health reports
+
+     Provider health reports: history rows, created and read, never changed.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (list[AdminListProviderHealthReportsOrderingItem] | Unset):
+        provider (str | Unset):
+        rpc_id (list[float] | Unset):
+        status (list[AdminListProviderHealthReportsStatusItem] | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PaginatedProviderHealthList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        provider=provider,
+        rpc_id=rpc_id,
+        status=status,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: list[AdminListProviderHealthReportsOrderingItem] | Unset = UNSET,
+    provider: str | Unset = UNSET,
+    rpc_id: list[float] | Unset = UNSET,
+    status: list[AdminListProviderHealthReportsStatusItem] | Unset = UNSET,
+) -> PaginatedProviderHealthList | Problem | None:
+    """List provider health reports
+
+     Provider health reports: history rows, created and read, never changed.
+
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (list[AdminListProviderHealthReportsOrderingItem] | Unset):
+        provider (str | Unset):
+        rpc_id (list[float] | Unset):
+        status (list[AdminListProviderHealthReportsStatusItem] | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PaginatedProviderHealthList | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            offset=offset,
+            ordering=ordering,
+            provider=provider,
+            rpc_id=rpc_id,
+            status=status,
+        )
+    ).parsed

@@ -1,0 +1,253 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.job_result_request import JobResultRequest
+from ...models.job_result_response import JobResultResponse
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    chain: str,
+    workflow_id: str,
+    *,
+    body: JobResultRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/chain-registry/{chain}/jobs/{workflow_id}/result".format(
+            chain=quote(str(chain), safe=""),
+            workflow_id=quote(str(workflow_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> JobResultResponse | Problem | None:
+    if response.status_code == 200:
+        response_200 = JobResultResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 411:
+        response_411 = Problem.from_dict(response.json())
+
+        return response_411
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[JobResultResponse | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    chain: str,
+    workflow_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: JobResultRequest,
+) -> Response[JobResultResponse | Problem]:
+    """Report job
+
+     Report the transaction sent for a job (`txHash`), or the error met (`error`).
+    403 for a job another executor holds, 409 when the job takes no result now.
+
+    Args:
+        chain (str):
+        workflow_id (str):
+        body (JobResultRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[JobResultResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        chain=chain,
+        workflow_id=workflow_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    chain: str,
+    workflow_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: JobResultRequest,
+) -> JobResultResponse | Problem | None:
+    """Report job
+
+     Report the transaction sent for a job (`txHash`), or the error met (`error`).
+    403 for a job another executor holds, 409 when the job takes no result now.
+
+    Args:
+        chain (str):
+        workflow_id (str):
+        body (JobResultRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        JobResultResponse | Problem
+    """
+
+    return sync_detailed(
+        chain=chain,
+        workflow_id=workflow_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    chain: str,
+    workflow_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: JobResultRequest,
+) -> Response[JobResultResponse | Problem]:
+    """Report job
+
+     Report the transaction sent for a job (`txHash`), or the error met (`error`).
+    403 for a job another executor holds, 409 when the job takes no result now.
+
+    Args:
+        chain (str):
+        workflow_id (str):
+        body (JobResultRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[JobResultResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        chain=chain,
+        workflow_id=workflow_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    chain: str,
+    workflow_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: JobResultRequest,
+) -> JobResultResponse | Problem | None:
+    """Report job
+
+     Report the transaction sent for a job (`txHash`), or the error met (`error`).
+    403 for a job another executor holds, 409 when the job takes no result now.
+
+    Args:
+        chain (str):
+        workflow_id (str):
+        body (JobResultRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        JobResultResponse | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            chain=chain,
+            workflow_id=workflow_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

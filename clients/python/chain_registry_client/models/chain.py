@@ -1,0 +1,182 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+from dateutil.parser import isoparse
+
+from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.native_currency import NativeCurrency
+
+
+T = TypeVar("T", bound="Chain")
+
+
+@_attrs_define
+class Chain:
+    """
+    Attributes:
+        chain_id (int):
+        name (str):
+        short_name (str):
+        created_at (datetime.datetime):
+        updated_at (datetime.datetime):
+        native_currency (NativeCurrency | Unset):
+        explorer_url (str | Unset):
+        info_url (str | Unset): The chain's website (http or https URL).
+        is_testnet (bool | Unset):
+        status (ChainStatusEnum | Unset): * `active` - Active
+            * `inactive` - Inactive
+        confirmations (int | Unset): Blocks on top of a record before it counts as final.
+    """
+
+    chain_id: int
+    name: str
+    short_name: str
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    native_currency: NativeCurrency | Unset = UNSET
+    explorer_url: str | Unset = UNSET
+    info_url: str | Unset = UNSET
+    is_testnet: bool | Unset = UNSET
+    status: ChainStatusEnum | Unset = UNSET
+    confirmations: int | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        chain_id = self.chain_id
+
+        name = self.name
+
+        short_name = self.short_name
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        native_currency: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.native_currency, Unset):
+            native_currency = self.native_currency.to_dict()
+
+        explorer_url: str | Unset
+        if isinstance(self.explorer_url, Unset):
+            explorer_url = UNSET
+        else:
+            explorer_url = self.explorer_url
+
+        info_url = self.info_url
+
+        is_testnet = self.is_testnet
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status
+
+        confirmations = self.confirmations
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "chainId": chain_id,
+                "name": name,
+                "shortName": short_name,
+                "createdAt": created_at,
+                "updatedAt": updated_at,
+            }
+        )
+        if native_currency is not UNSET:
+            field_dict["nativeCurrency"] = native_currency
+        if explorer_url is not UNSET:
+            field_dict["explorerUrl"] = explorer_url
+        if info_url is not UNSET:
+            field_dict["infoUrl"] = info_url
+        if is_testnet is not UNSET:
+            field_dict["isTestnet"] = is_testnet
+        if status is not UNSET:
+            field_dict["status"] = status
+        if confirmations is not UNSET:
+            field_dict["confirmations"] = confirmations
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.native_currency import NativeCurrency
+
+        d = dict(src_dict)
+        chain_id = d.pop("chainId")
+
+        name = d.pop("name")
+
+        short_name = d.pop("shortName")
+
+        created_at = isoparse(d.pop("createdAt"))
+
+        updated_at = isoparse(d.pop("updatedAt"))
+
+        _native_currency = d.pop("nativeCurrency", UNSET)
+        native_currency: NativeCurrency | Unset
+        if isinstance(_native_currency, Unset):
+            native_currency = UNSET
+        else:
+            native_currency = NativeCurrency.from_dict(_native_currency)
+
+        def _parse_explorer_url(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        explorer_url = _parse_explorer_url(d.pop("explorerUrl", UNSET))
+
+        info_url = d.pop("infoUrl", UNSET)
+
+        is_testnet = d.pop("isTestnet", UNSET)
+
+        _status = d.pop("status", UNSET)
+        status: ChainStatusEnum | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = check_chain_status_enum(_status)
+
+        confirmations = d.pop("confirmations", UNSET)
+
+        chain = cls(
+            chain_id=chain_id,
+            name=name,
+            short_name=short_name,
+            created_at=created_at,
+            updated_at=updated_at,
+            native_currency=native_currency,
+            explorer_url=explorer_url,
+            info_url=info_url,
+            is_testnet=is_testnet,
+            status=status,
+            confirmations=confirmations,
+        )
+
+        chain.additional_properties = d
+        return chain
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

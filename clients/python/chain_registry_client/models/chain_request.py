@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.native_currency_request import NativeCurrencyRequest
+
+
+T = TypeVar("T", bound="ChainRequest")
+
+
+@_attrs_define
+class ChainRequest:
+    """
+    Attributes:
+        chain_id (int):
+        name (str):
+        short_name (str):
+        native_currency (NativeCurrencyRequest | Unset):
+        explorer_url (str | Unset):
+        info_url (str | Unset): The chain's website (http or https URL).
+        is_testnet (bool | Unset):
+        status (ChainStatusEnum | Unset): * `active` - Active
+            * `inactive` - Inactive
+        confirmations (int | Unset): Blocks on top of a record before it counts as final.
+    """
+
+    chain_id: int
+    name: str
+    short_name: str
+    native_currency: NativeCurrencyRequest | Unset = UNSET
+    explorer_url: str | Unset = UNSET
+    info_url: str | Unset = UNSET
+    is_testnet: bool | Unset = UNSET
+    status: ChainStatusEnum | Unset = UNSET
+    confirmations: int | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        chain_id = self.chain_id
+
+        name = self.name
+
+        short_name = self.short_name
+
+        native_currency: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.native_currency, Unset):
+            native_currency = self.native_currency.to_dict()
+
+        explorer_url: str | Unset
+        if isinstance(self.explorer_url, Unset):
+            explorer_url = UNSET
+        else:
+            explorer_url = self.explorer_url
+
+        info_url = self.info_url
+
+        is_testnet = self.is_testnet
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status
+
+        confirmations = self.confirmations
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "chainId": chain_id,
+                "name": name,
+                "shortName": short_name,
+            }
+        )
+        if native_currency is not UNSET:
+            field_dict["nativeCurrency"] = native_currency
+        if explorer_url is not UNSET:
+            field_dict["explorerUrl"] = explorer_url
+        if info_url is not UNSET:
+            field_dict["infoUrl"] = info_url
+        if is_testnet is not UNSET:
+            field_dict["isTestnet"] = is_testnet
+        if status is not UNSET:
+            field_dict["status"] = status
+        if confirmations is not UNSET:
+            field_dict["confirmations"] = confirmations
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.native_currency_request import NativeCurrencyRequest
+
+        d = dict(src_dict)
+        chain_id = d.pop("chainId")
+
+        name = d.pop("name")
+
+        short_name = d.pop("shortName")
+
+        _native_currency = d.pop("nativeCurrency", UNSET)
+        native_currency: NativeCurrencyRequest | Unset
+        if isinstance(_native_currency, Unset):
+            native_currency = UNSET
+        else:
+            native_currency = NativeCurrencyRequest.from_dict(_native_currency)
+
+        def _parse_explorer_url(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        explorer_url = _parse_explorer_url(d.pop("explorerUrl", UNSET))
+
+        info_url = d.pop("infoUrl", UNSET)
+
+        is_testnet = d.pop("isTestnet", UNSET)
+
+        _status = d.pop("status", UNSET)
+        status: ChainStatusEnum | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = check_chain_status_enum(_status)
+
+        confirmations = d.pop("confirmations", UNSET)
+
+        chain_request = cls(
+            chain_id=chain_id,
+            name=name,
+            short_name=short_name,
+            native_currency=native_currency,
+            explorer_url=explorer_url,
+            info_url=info_url,
+            is_testnet=is_testnet,
+            status=status,
+            confirmations=confirmations,
+        )
+
+        return chain_request

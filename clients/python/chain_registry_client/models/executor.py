@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+from dateutil.parser import isoparse
+
+from ..models.executor_status_enum import ExecutorStatusEnum, check_executor_status_enum
+
+T = TypeVar("T", bound="Executor")
+
+
+@_attrs_define
+class Executor:
+    """
+    Attributes:
+        executor_id (UUID):
+        chain_id (int):
+        address (str): 0x + 40 lowercase hex digits
+        name (str):
+        endpoint_url (str):
+        version (str):
+        capabilities (Any):
+        metadata (Any):
+        status (ExecutorStatusEnum): * `healthy` - Healthy
+            * `stale` - Stale
+            * `offline` - Offline
+            * `draining` - Draining
+            * `deregistered` - Deregistered
+        trusted (bool):
+        trust_revoked_at (datetime.datetime | None): Set when an administrator revokes its trust.
+        pending_jobs (int | None):
+        head_block (int | None):
+        heartbeat_interval_seconds (int):
+        lease_expires_at (datetime.datetime):
+        last_heartbeat_at (datetime.datetime | None):
+        registered_at (datetime.datetime):
+        status_changed_at (datetime.datetime):
+    """
+
+    executor_id: UUID
+    chain_id: int
+    address: str
+    name: str
+    endpoint_url: str
+    version: str
+    capabilities: Any
+    metadata: Any
+    status: ExecutorStatusEnum
+    trusted: bool
+    trust_revoked_at: datetime.datetime | None
+    pending_jobs: int | None
+    head_block: int | None
+    heartbeat_interval_seconds: int
+    lease_expires_at: datetime.datetime
+    last_heartbeat_at: datetime.datetime | None
+    registered_at: datetime.datetime
+    status_changed_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        executor_id = str(self.executor_id)
+
+        chain_id = self.chain_id
+
+        address = self.address
+
+        name = self.name
+
+        endpoint_url = self.endpoint_url
+
+        version = self.version
+
+        capabilities = self.capabilities
+
+        metadata = self.metadata
+
+        status: str = self.status
+
+        trusted = self.trusted
+
+        trust_revoked_at: None | str
+        if isinstance(self.trust_revoked_at, datetime.datetime):
+            trust_revoked_at = self.trust_revoked_at.isoformat()
+        else:
+            trust_revoked_at = self.trust_revoked_at
+
+        pending_jobs: int | None
+        pending_jobs = self.pending_jobs
+
+        head_block: int | None
+        head_block = self.head_block
+
+        heartbeat_interval_seconds = self.heartbeat_interval_seconds
+
+        lease_expires_at = self.lease_expires_at.isoformat()
+
+        last_heartbeat_at: None | str
+        if isinstance(self.last_heartbeat_at, datetime.datetime):
+            last_heartbeat_at = self.last_heartbeat_at.isoformat()
+        else:
+            last_heartbeat_at = self.last_heartbeat_at
+
+        registered_at = self.registered_at.isoformat()
+
+        status_changed_at = self.status_changed_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "executorId": executor_id,
+                "chainId": chain_id,
+                "address": address,
+                "name": name,
+                "endpointUrl": endpoint_url,
+                "version": version,
+                "capabilities": capabilities,
+                "metadata": metadata,
+                "status": status,
+                "trusted": trusted,
+                "trustRevokedAt": trust_revoked_at,
+                "pendingJobs": pending_jobs,
+                "headBlock": head_block,
+                "heartbeatIntervalSeconds": heartbeat_interval_seconds,
+                "leaseExpiresAt": lease_expires_at,
+                "lastHeartbeatAt": last_heartbeat_at,
+                "registeredAt": registered_at,
+                "statusChangedAt": status_changed_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        executor_id = UUID(d.pop("executorId"))
+
+        chain_id = d.pop("chainId")
+
+        address = d.pop("address")
+
+        name = d.pop("name")
+
+        endpoint_url = d.pop("endpointUrl")
+
+        version = d.pop("version")
+
+        capabilities = d.pop("capabilities")
+
+        metadata = d.pop("metadata")
+
+        status = check_executor_status_enum(d.pop("status"))
+
+        trusted = d.pop("trusted")
+
+        def _parse_trust_revoked_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                trust_revoked_at_type_0 = isoparse(data)
+
+                return trust_revoked_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        trust_revoked_at = _parse_trust_revoked_at(d.pop("trustRevokedAt"))
+
+        def _parse_pending_jobs(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        pending_jobs = _parse_pending_jobs(d.pop("pendingJobs"))
+
+        def _parse_head_block(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        head_block = _parse_head_block(d.pop("headBlock"))
+
+        heartbeat_interval_seconds = d.pop("heartbeatIntervalSeconds")
+
+        lease_expires_at = isoparse(d.pop("leaseExpiresAt"))
+
+        def _parse_last_heartbeat_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_heartbeat_at_type_0 = isoparse(data)
+
+                return last_heartbeat_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        last_heartbeat_at = _parse_last_heartbeat_at(d.pop("lastHeartbeatAt"))
+
+        registered_at = isoparse(d.pop("registeredAt"))
+
+        status_changed_at = isoparse(d.pop("statusChangedAt"))
+
+        executor = cls(
+            executor_id=executor_id,
+            chain_id=chain_id,
+            address=address,
+            name=name,
+            endpoint_url=endpoint_url,
+            version=version,
+            capabilities=capabilities,
+            metadata=metadata,
+            status=status,
+            trusted=trusted,
+            trust_revoked_at=trust_revoked_at,
+            pending_jobs=pending_jobs,
+            head_block=head_block,
+            heartbeat_interval_seconds=heartbeat_interval_seconds,
+            lease_expires_at=lease_expires_at,
+            last_heartbeat_at=last_heartbeat_at,
+            registered_at=registered_at,
+            status_changed_at=status_changed_at,
+        )
+
+        executor.additional_properties = d
+        return executor
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

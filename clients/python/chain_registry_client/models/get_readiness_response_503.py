@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.get_readiness_response_503_checks import GetReadinessResponse503Checks
+    from ..models.problem_error import ProblemError
+
+
+T = TypeVar("T", bound="GetReadinessResponse503")
+
+
+@_attrs_define
+class GetReadinessResponse503:
+    """
+    Attributes:
+        type_ (str): URN of the problem type.
+        title (str):
+        status (int):
+        detail (str):
+        code (str): Machine-readable error code.
+        errors (list[ProblemError] | Unset):
+        checks (GetReadinessResponse503Checks | Unset): Each dependency's check by name (database, broker, schedules,
+            workers, executors): `status`, `latencyMs`, `detail`.
+    """
+
+    type_: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    errors: list[ProblemError] | Unset = UNSET
+    checks: GetReadinessResponse503Checks | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        title = self.title
+
+        status = self.status
+
+        detail = self.detail
+
+        code = self.code
+
+        errors: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.errors, Unset):
+            errors = []
+            for errors_item_data in self.errors:
+                errors_item = errors_item_data.to_dict()
+                errors.append(errors_item)
+
+        checks: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.checks, Unset):
+            checks = self.checks.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "type": type_,
+                "title": title,
+                "status": status,
+                "detail": detail,
+                "code": code,
+            }
+        )
+        if errors is not UNSET:
+            field_dict["errors"] = errors
+        if checks is not UNSET:
+            field_dict["checks"] = checks
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.get_readiness_response_503_checks import GetReadinessResponse503Checks
+        from ..models.problem_error import ProblemError
+
+        d = dict(src_dict)
+        type_ = d.pop("type")
+
+        title = d.pop("title")
+
+        status = d.pop("status")
+
+        detail = d.pop("detail")
+
+        code = d.pop("code")
+
+        _errors = d.pop("errors", UNSET)
+        errors: list[ProblemError] | Unset = UNSET
+        if _errors is not UNSET:
+            errors = []
+            for errors_item_data in _errors:
+                errors_item = ProblemError.from_dict(errors_item_data)
+
+                errors.append(errors_item)
+
+        _checks = d.pop("checks", UNSET)
+        checks: GetReadinessResponse503Checks | Unset
+        if isinstance(_checks, Unset):
+            checks = UNSET
+        else:
+            checks = GetReadinessResponse503Checks.from_dict(_checks)
+
+        get_readiness_response_503 = cls(
+            type_=type_,
+            title=title,
+            status=status,
+            detail=detail,
+            code=code,
+            errors=errors,
+            checks=checks,
+        )
+
+        get_readiness_response_503.additional_properties = d
+        return get_readiness_response_503
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

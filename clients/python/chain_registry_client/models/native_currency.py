@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="NativeCurrency")
+
+
+@_attrs_define
+class NativeCurrency:
+    """
+    Attributes:
+        name (str):
+        symbol (str):
+        decimals (int):
+    """
+
+    name: str
+    symbol: str
+    decimals: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        symbol = self.symbol
+
+        decimals = self.decimals
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "symbol": symbol,
+                "decimals": decimals,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        symbol = d.pop("symbol")
+
+        decimals = d.pop("decimals")
+
+        native_currency = cls(
+            name=name,
+            symbol=symbol,
+            decimals=decimals,
+        )
+
+        native_currency.additional_properties = d
+        return native_currency
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

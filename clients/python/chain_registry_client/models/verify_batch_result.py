@@ -1,0 +1,314 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+from dateutil.parser import isoparse
+
+from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_enum
+
+if TYPE_CHECKING:
+    from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+
+
+T = TypeVar("T", bound="VerifyBatchResult")
+
+
+@_attrs_define
+class VerifyBatchResult:
+    """The answer for one document of a batch: `POST /v1/verify`'s, with its hash.
+
+    Attributes:
+        document_hash (str): The document hash this answer is for. Example:
+            0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+        verified (bool):
+        attestation_id (None | str): The EAS attestation UID. Example:
+            0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+        timestamp (datetime.datetime | None): When the chain says it was attested.
+        chain_id (int | None):
+        attester (None | str):  Example: 0xabababababababababababababababababababab.
+        schema_id (None | str):  Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+        tx_hash (None | str):  Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+        block_number (int | None):
+        confirmations (int | None): Blocks from the attestation's to the head, both included.
+        block_hash (None | str): The hash of block `blockNumber` as indexed: still the chain's at that height unless it
+            was reorganised. Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+        log_index (int | None): The position of the `Attested` log in block `blockNumber`.
+        eas_address (None | str): The EAS contract that holds the attestation. Example:
+            0xabababababababababababababababababababab.
+        get_attestation_call (None | VerifyBatchResultGetAttestationCallType0): The call that reads the attestation from
+            the chain: send it as `eth_call`'s transaction object (`[{"to": ..., "data": ...}, "latest"]`); docs/verify-
+            yourself.md decodes the answer.
+        reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
+            the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
+            the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no
+            attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not
+            revoked, not expired, final.
+
+            * `not_found` - not_found
+            * `chain_inactive` - chain_inactive
+            * `untrusted_attester` - untrusted_attester
+            * `expired` - expired
+            * `revoked` - revoked
+            * `not_final` - not_final
+    """
+
+    document_hash: str
+    verified: bool
+    attestation_id: None | str
+    timestamp: datetime.datetime | None
+    chain_id: int | None
+    attester: None | str
+    schema_id: None | str
+    tx_hash: None | str
+    block_number: int | None
+    confirmations: int | None
+    block_hash: None | str
+    log_index: int | None
+    eas_address: None | str
+    get_attestation_call: None | VerifyBatchResultGetAttestationCallType0
+    reason: None | VerifyReasonEnum
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+
+        document_hash = self.document_hash
+
+        verified = self.verified
+
+        attestation_id: None | str
+        attestation_id = self.attestation_id
+
+        timestamp: None | str
+        if isinstance(self.timestamp, datetime.datetime):
+            timestamp = self.timestamp.isoformat()
+        else:
+            timestamp = self.timestamp
+
+        chain_id: int | None
+        chain_id = self.chain_id
+
+        attester: None | str
+        attester = self.attester
+
+        schema_id: None | str
+        schema_id = self.schema_id
+
+        tx_hash: None | str
+        tx_hash = self.tx_hash
+
+        block_number: int | None
+        block_number = self.block_number
+
+        confirmations: int | None
+        confirmations = self.confirmations
+
+        block_hash: None | str
+        block_hash = self.block_hash
+
+        log_index: int | None
+        log_index = self.log_index
+
+        eas_address: None | str
+        eas_address = self.eas_address
+
+        get_attestation_call: dict[str, Any] | None
+        if isinstance(self.get_attestation_call, VerifyBatchResultGetAttestationCallType0):
+            get_attestation_call = self.get_attestation_call.to_dict()
+        else:
+            get_attestation_call = self.get_attestation_call
+
+        reason: None | str
+        if isinstance(self.reason, str):
+            reason = self.reason
+        else:
+            reason = self.reason
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "documentHash": document_hash,
+                "verified": verified,
+                "attestationId": attestation_id,
+                "timestamp": timestamp,
+                "chainId": chain_id,
+                "attester": attester,
+                "schemaId": schema_id,
+                "txHash": tx_hash,
+                "blockNumber": block_number,
+                "confirmations": confirmations,
+                "blockHash": block_hash,
+                "logIndex": log_index,
+                "easAddress": eas_address,
+                "getAttestationCall": get_attestation_call,
+                "reason": reason,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+
+        d = dict(src_dict)
+        document_hash = d.pop("documentHash")
+
+        verified = d.pop("verified")
+
+        def _parse_attestation_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        attestation_id = _parse_attestation_id(d.pop("attestationId"))
+
+        def _parse_timestamp(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                timestamp_type_0 = isoparse(data)
+
+                return timestamp_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        timestamp = _parse_timestamp(d.pop("timestamp"))
+
+        def _parse_chain_id(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        chain_id = _parse_chain_id(d.pop("chainId"))
+
+        def _parse_attester(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        attester = _parse_attester(d.pop("attester"))
+
+        def _parse_schema_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        schema_id = _parse_schema_id(d.pop("schemaId"))
+
+        def _parse_tx_hash(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        tx_hash = _parse_tx_hash(d.pop("txHash"))
+
+        def _parse_block_number(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        block_number = _parse_block_number(d.pop("blockNumber"))
+
+        def _parse_confirmations(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        confirmations = _parse_confirmations(d.pop("confirmations"))
+
+        def _parse_block_hash(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        block_hash = _parse_block_hash(d.pop("blockHash"))
+
+        def _parse_log_index(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        log_index = _parse_log_index(d.pop("logIndex"))
+
+        def _parse_eas_address(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        eas_address = _parse_eas_address(d.pop("easAddress"))
+
+        def _parse_get_attestation_call(data: object) -> None | VerifyBatchResultGetAttestationCallType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                get_attestation_call_type_0 = VerifyBatchResultGetAttestationCallType0.from_dict(data)
+
+                return get_attestation_call_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyBatchResultGetAttestationCallType0, data)
+
+        get_attestation_call = _parse_get_attestation_call(d.pop("getAttestationCall"))
+
+        def _parse_reason(data: object) -> None | VerifyReasonEnum:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reason_type_0 = check_verify_reason_enum(data)
+
+                return reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyReasonEnum, data)
+
+        reason = _parse_reason(d.pop("reason"))
+
+        verify_batch_result = cls(
+            document_hash=document_hash,
+            verified=verified,
+            attestation_id=attestation_id,
+            timestamp=timestamp,
+            chain_id=chain_id,
+            attester=attester,
+            schema_id=schema_id,
+            tx_hash=tx_hash,
+            block_number=block_number,
+            confirmations=confirmations,
+            block_hash=block_hash,
+            log_index=log_index,
+            eas_address=eas_address,
+            get_attestation_call=get_attestation_call,
+            reason=reason,
+        )
+
+        verify_batch_result.additional_properties = d
+        return verify_batch_result
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,18 @@
+from typing import Literal, cast
+
+VerifyReasonEnum = Literal["chain_inactive", "expired", "not_final", "not_found", "revoked", "untrusted_attester"]
+
+VERIFY_REASON_ENUM_VALUES: set[VerifyReasonEnum] = {
+    "chain_inactive",
+    "expired",
+    "not_final",
+    "not_found",
+    "revoked",
+    "untrusted_attester",
+}
+
+
+def check_verify_reason_enum(value: str) -> VerifyReasonEnum:
+    if value in VERIFY_REASON_ENUM_VALUES:
+        return cast(VerifyReasonEnum, value)
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {VERIFY_REASON_ENUM_VALUES!r}")

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="VerifyResponseGetAttestationCallType0")
+
+
+@_attrs_define
+class VerifyResponseGetAttestationCallType0:
+    """The call that reads the attestation from the chain: send it as `eth_call`'s transaction object (`[{"to": ...,
+    "data": ...}, "latest"]`); docs/verify-yourself.md decodes the answer.
+
+        Attributes:
+            to (str): The EAS contract (`easAddress`).
+            data (str): `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid.
+    """
+
+    to: str
+    data: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        to = self.to
+
+        data = self.data
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "to": to,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        to = d.pop("to")
+
+        data = d.pop("data")
+
+        verify_response_get_attestation_call_type_0 = cls(
+            to=to,
+            data=data,
+        )
+
+        verify_response_get_attestation_call_type_0.additional_properties = d
+        return verify_response_get_attestation_call_type_0
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
