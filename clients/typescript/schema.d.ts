@@ -14,7 +14,8 @@ export interface paths {
         /**
          * List attestations
          * @description EAS attestations on active chains, newest first (by attestation time, then by the
-         *     order of indexing), with an opaque cursor that stays put while new ones arrive.
+         *     order of indexing), with an opaque cursor that stays put while new ones arrive;
+         *     `offchain=true` lists the offchain ones submitted here instead.
          */
         get: operations["listAttestations"];
         put?: never;
@@ -35,9 +36,56 @@ export interface paths {
         /**
          * Get attestation
          * @description EAS attestations on active chains, newest first (by attestation time, then by the
-         *     order of indexing), with an opaque cursor that stays put while new ones arrive.
+         *     order of indexing), with an opaque cursor that stays put while new ones arrive;
+         *     `offchain=true` lists the offchain ones submitted here instead.
          */
         get: operations["getAttestation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attestations/offchain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List offchain attestations
+         * @description EAS offchain attestations submitted here (checked: attestations/offchain.py), on
+         *     active chains, newest first by their signed time, with the filters of /attestations.
+         */
+        get: operations["listOffchainAttestations"];
+        put?: never;
+        /**
+         * Create offchain attestation
+         * @description Submit an EAS offchain attestation package, as the EAS SDK signs it (versions 0, 1 and 2). Stored when its domain is an active chain's EAS deployment (and that contract's version), its types are its version's, its uid is the one its message makes, its signature is the signer's and its schema is registered on the chain; otherwise a 400 naming the part (`sig.domain.version`, `sig.signature`, ...) and why. 201 when new (`Location`), 200 with the stored one when its uid is known on that chain. 503 when the chain cannot be asked its EAS version.
+         */
+        post: operations["createOffchainAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attestations/offchain/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get offchain attestation
+         * @description EAS offchain attestations submitted here (checked: attestations/offchain.py), on
+         *     active chains, newest first by their signed time, with the filters of /attestations.
+         */
+        get: operations["getOffchainAttestation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -80,6 +128,27 @@ export interface paths {
          *     of their RPC endpoints and their online executors.
          */
         get: operations["getChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offchain-revocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List offchain revocations
+         * @description EAS `RevokedOffchain` events on active chains: an attester's revocation of an offchain
+         *     attestation (its uid in `data`), newest first, with an opaque cursor.
+         */
+        get: operations["listOffchainRevocations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -144,6 +213,48 @@ export interface paths {
          * @description Parse an EAS schema string and, when `data` is given, check and ABI-encode it. An invalid schema or data is a 200 with `valid: false` and errors naming the field; a malformed request is a 400.
          */
         post: operations["validateSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timestamps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List timestamps
+         * @description EAS `Timestamped` events on active chains: a bytes32 (an offchain attestation's uid,
+         *     a document hash, ...) anchored at a block's time, newest first, with an opaque cursor.
+         */
+        get: operations["listTimestamps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timestamps/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get timestamp
+         * @description EAS `Timestamped` events on active chains: a bytes32 (an offchain attestation's uid,
+         *     a document hash, ...) anchored at a block's time, newest first, with an opaque cursor.
+         */
+        get: operations["getTimestamp"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -975,6 +1086,8 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
+            offchainUnanchored?: boolean;
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -993,6 +1106,8 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
+            offchainUnanchored?: boolean;
         };
         /**
          * @description * `active` - Active
@@ -1247,6 +1362,90 @@ export interface components {
         };
         /** @enum {unknown} */
         NullEnum: null;
+        OffchainAttestation: {
+            uid: string;
+            chainId: number;
+            schemaId: string;
+            /** @description The signer. */
+            attester: string;
+            recipient: string;
+            refUid: string;
+            /**
+             * Format: date-time
+             * @description When the attester says it signed: a claim, unless its uid is timestamped on chain.
+             */
+            time: string;
+            /**
+             * @description As for on-chain attestations.
+             * @example 2027-11-21T10:00:00Z
+             */
+            expirationTime: (string | null) | number;
+            /**
+             * Format: date-time
+             * @description When the attester revoked it offchain (its EAS contract's RevokedOffchain, as indexed); null while not revoked.
+             */
+            revocationTime: string | null;
+            revocable: boolean;
+            /** @description Whether it has a revocationTime. */
+            readonly revoked: boolean;
+            /**
+             * @description The attestation data as signed (ABI-encoded).
+             * @example 0x1234
+             */
+            data: string;
+            /** @description As for on-chain attestations. */
+            decoded: {
+                [key: string]: unknown;
+            } | null;
+            decodeError: string | null;
+            documentHash: string | null;
+            /** @description Always true here. */
+            readonly offchain: boolean;
+            /**
+             * Format: int64
+             * @description The SDK's offchain version: 0-2.
+             */
+            version: number;
+            /** @description The EAS contract of its EIP-712 domain. */
+            easAddress: string;
+            /**
+             * Format: date-time
+             * @description When the chain timestamped its uid (EAS Timestamped, as indexed); null when it did not.
+             */
+            timestampedAt: string | null;
+            /** @description Whether its time is proven by the chain (timestamped); otherwise `time` is the attester's claim. */
+            readonly timestampProven: boolean;
+        };
+        /**
+         * @description The EAS SDK's offchain attestation package, as `signOffchainAttestation` and
+         *     easscan's "offchain attestation" JSON give it; checked whole by attestations/offchain.py
+         *     (its errors name the part: `sig.domain.version`, `sig.signature`, ...).
+         */
+        OffchainPackageRequest: {
+            /** @description The signed offchain attestation: version, uid, domain, primaryType, types, message, signature {v, r, s}. */
+            sig: {
+                [key: string]: unknown;
+            };
+            /** @description The attester's address. */
+            signer: string;
+        };
+        OffchainRevocation: {
+            /** @description The revoked offchain attestation's uid (0x-hex). */
+            data: string;
+            /** @description Who revoked it: only the attester's own revocation counts for its attestation. */
+            revoker: string;
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description When the chain recorded the revocation.
+             */
+            timestamp: string;
+            /** @description The transaction that emitted the record's event. */
+            txHash: string;
+            blockNumber: number;
+            /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
+            confirmations: number;
+        };
         Override: {
             status: components["schemas"]["OverrideStatusEnum"];
             reason: string;
@@ -1312,6 +1511,20 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Executor"][];
         };
+        PaginatedOffchainAttestationList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["OffchainAttestation"][];
+        };
+        PaginatedOffchainRevocationList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["OffchainRevocation"][];
+        };
         PaginatedProviderHealthList: {
             /** Format: uri */
             next: string | null;
@@ -1339,6 +1552,13 @@ export interface components {
             /** Format: uri */
             previous: string | null;
             results: components["schemas"]["RpcEndpoint"][];
+        };
+        PaginatedTimestampList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Timestamp"][];
         };
         PaginatedTrustedAttesterList: {
             /** Format: uri */
@@ -1372,6 +1592,8 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
+            offchainUnanchored?: boolean;
         };
         PatchedChainStatusRequest: {
             status?: components["schemas"]["ChainStatusEnum"];
@@ -1476,8 +1698,13 @@ export interface components {
             explorerUrl?: string;
             infoUrl?: string;
             isTestnet?: boolean;
-            /** @description Blocks on top of a record before it counts as final. */
+            /**
+             * Format: int64
+             * @description Blocks on top of a record before it counts as final.
+             */
             confirmations?: number;
+            /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
+            offchainUnanchored?: boolean;
             deployments: components["schemas"]["PublicDeployment"][];
             readonly rpc: components["schemas"]["RpcSummary"];
             readonly executors: components["schemas"]["ExecutorSummary"];
@@ -1651,6 +1878,21 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
         };
+        Timestamp: {
+            /** @description The timestamped bytes32 (0x-hex): an offchain attestation's uid, a document hash, ... */
+            data: string;
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description The time the chain gave it (its block's).
+             */
+            timestamp: string;
+            /** @description The transaction that emitted the record's event. */
+            txHash: string;
+            blockNumber: number;
+            /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
+            confirmations: number;
+        };
         TrustedAttester: {
             readonly id: number;
             /** Format: int64 */
@@ -1736,12 +1978,17 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
+            offchain: boolean | null;
+            /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
+            timestampProven: boolean | null;
             /**
              * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
              *     * `not_final` - not_final
@@ -1752,12 +1999,13 @@ export interface components {
          * @description * `not_found` - not_found
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
          *     * `revoked` - revoked
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "chain_inactive" | "untrusted_attester" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -1822,12 +2070,17 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
+            offchain: boolean | null;
+            /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
+            timestampProven: boolean | null;
             /**
              * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
              *     * `not_final` - not_final
@@ -1987,6 +2240,7 @@ export interface operations {
                 from?: string;
                 /** @description Page size, 50 by default, at most 500. */
                 limit?: number;
+                offchain?: boolean;
                 recipient?: string;
                 revoked?: boolean;
                 schemaId?: string;
@@ -2131,6 +2385,482 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Attestation"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOffchainAttestations: {
+        parameters: {
+            query?: {
+                attester?: string;
+                chainId?: number[];
+                /** @description Opaque position from a page's `next` or `previous` link. */
+                cursor?: string;
+                documentHash?: string;
+                from?: string;
+                /** @description Page size, 50 by default, at most 500. */
+                limit?: number;
+                offchain?: boolean;
+                recipient?: string;
+                revoked?: boolean;
+                schemaId?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedOffchainAttestationList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOffchainAttestation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OffchainPackageRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffchainAttestation"];
+                };
+            };
+            201: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The absolute path of the created resource. */
+                    Location?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffchainAttestation"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOffchainAttestation: {
+        parameters: {
+            query?: {
+                /** @description The chain to read it from; needed only when the UID exists on several chains (else a 409). */
+                chainId?: number;
+            };
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The EAS UID (32 bytes, 0x-hex). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffchainAttestation"];
                 };
             };
             /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
@@ -2477,6 +3207,122 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window, and the count, start again. */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOffchainRevocations: {
+        parameters: {
+            query?: {
+                chainId?: number[];
+                /** @description Opaque position from a page's `next` or `previous` link. */
+                cursor?: string;
+                data?: string;
+                from?: string;
+                /** @description Page size, 50 by default, at most 500. */
+                limit?: number;
+                revoker?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedOffchainRevocationList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2900,6 +3746,291 @@ export interface operations {
             };
             /** @description The request body is not JSON (or its charset is not a text encoding). */
             415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTimestamps: {
+        parameters: {
+            query?: {
+                chainId?: number[];
+                /** @description Opaque position from a page's `next` or `previous` link. */
+                cursor?: string;
+                data?: string;
+                from?: string;
+                /** @description Page size, 50 by default, at most 500. */
+                limit?: number;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedTimestampList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTimestamp: {
+        parameters: {
+            query?: {
+                /** @description The chain to read it from; needed only when the UID exists on several chains (else a 409). */
+                chainId?: number;
+            };
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The timestamped bytes32 (0x-hex). */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timestamp"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -11241,7 +12372,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A procedure, or several joined by commas with `batch=1`. Queries (GET): attestations.get, attestations.list, chains.get, chains.list, schemas.get, schemas.list, workflows.get, workflows.list. Mutations (POST): schemas.validate, verify, verify.batch, workflows.create. */
+                /** @description A procedure, or several joined by commas with `batch=1`. Queries (GET): attestations.get, attestations.getOffchain, attestations.list, chains.get, chains.list, offchainRevocations.list, schemas.get, schemas.list, timestamps.get, timestamps.list, workflows.get, workflows.list. Mutations (POST): attestations.submitOffchain, schemas.validate, verify, verify.batch, workflows.create. */
                 procedures: string;
             };
             cookie?: never;
@@ -11356,7 +12487,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A procedure, or several joined by commas with `batch=1`. Queries (GET): attestations.get, attestations.list, chains.get, chains.list, schemas.get, schemas.list, workflows.get, workflows.list. Mutations (POST): schemas.validate, verify, verify.batch, workflows.create. */
+                /** @description A procedure, or several joined by commas with `batch=1`. Queries (GET): attestations.get, attestations.getOffchain, attestations.list, chains.get, chains.list, offchainRevocations.list, schemas.get, schemas.list, timestamps.get, timestamps.list, workflows.get, workflows.list. Mutations (POST): attestations.submitOffchain, schemas.validate, verify, verify.batch, workflows.create. */
                 procedures: string;
             };
             cookie?: never;
@@ -11481,7 +12612,7 @@ export interface operations {
                     /** @enum {string} */
                     jsonrpc: "2.0";
                     /** @enum {string} */
-                    method: "attestations.get" | "attestations.list" | "chains.get" | "chains.list" | "schemas.get" | "schemas.list" | "schemas.validate" | "verify" | "verify.batch" | "workflows.create" | "workflows.get" | "workflows.list";
+                    method: "attestations.get" | "attestations.getOffchain" | "attestations.list" | "attestations.submitOffchain" | "chains.get" | "chains.list" | "offchainRevocations.list" | "schemas.get" | "schemas.list" | "schemas.validate" | "timestamps.get" | "timestamps.list" | "verify" | "verify.batch" | "workflows.create" | "workflows.get" | "workflows.list";
                     params?: Record<string, never>;
                     id?: string | number;
                 } | Record<string, never>[];

@@ -21,9 +21,19 @@ export type AppRouter = TRPCBuiltRouter<Root, {
     output: Json<operations["getAttestation"]["responses"][200]>;
     meta: object;
   }>;
+    getOffchain: TRPCQueryProcedure<{
+    input: { uid: operations["getOffchainAttestation"]["parameters"]["path"]["uid"] } & NonNullable<operations["getOffchainAttestation"]["parameters"]["query"]>;
+    output: Json<operations["getOffchainAttestation"]["responses"][200]>;
+    meta: object;
+  }>;
     list: TRPCQueryProcedure<{
     input: (NonNullable<operations["listAttestations"]["parameters"]["query"]>) | undefined;
     output: Json<operations["listAttestations"]["responses"][200]>;
+    meta: object;
+  }>;
+    submitOffchain: TRPCMutationProcedure<{
+    input: Json<NonNullable<operations["createOffchainAttestation"]["requestBody"]>>;
+    output: Json<operations["createOffchainAttestation"]["responses"][200]>;
     meta: object;
   }>;
   };
@@ -36,6 +46,13 @@ export type AppRouter = TRPCBuiltRouter<Root, {
     list: TRPCQueryProcedure<{
     input: (NonNullable<operations["listChains"]["parameters"]["query"]>) | undefined;
     output: Json<operations["listChains"]["responses"][200]>;
+    meta: object;
+  }>;
+  };
+  offchainRevocations: {
+    list: TRPCQueryProcedure<{
+    input: (NonNullable<operations["listOffchainRevocations"]["parameters"]["query"]>) | undefined;
+    output: Json<operations["listOffchainRevocations"]["responses"][200]>;
     meta: object;
   }>;
   };
@@ -53,6 +70,18 @@ export type AppRouter = TRPCBuiltRouter<Root, {
     validate: TRPCMutationProcedure<{
     input: Json<NonNullable<operations["validateSchema"]["requestBody"]>>;
     output: Json<operations["validateSchema"]["responses"][200]>;
+    meta: object;
+  }>;
+  };
+  timestamps: {
+    get: TRPCQueryProcedure<{
+    input: { hash: operations["getTimestamp"]["parameters"]["path"]["hash"] } & NonNullable<operations["getTimestamp"]["parameters"]["query"]>;
+    output: Json<operations["getTimestamp"]["responses"][200]>;
+    meta: object;
+  }>;
+    list: TRPCQueryProcedure<{
+    input: (NonNullable<operations["listTimestamps"]["parameters"]["query"]>) | undefined;
+    output: Json<operations["listTimestamps"]["responses"][200]>;
     meta: object;
   }>;
   };

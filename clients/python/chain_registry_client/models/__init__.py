@@ -71,6 +71,11 @@ from .monitoring import Monitoring
 from .monitoring_request import MonitoringRequest
 from .native_currency import NativeCurrency
 from .native_currency_request import NativeCurrencyRequest
+from .offchain_attestation import OffchainAttestation
+from .offchain_attestation_decoded_type_0 import OffchainAttestationDecodedType0
+from .offchain_package_request import OffchainPackageRequest
+from .offchain_package_request_sig import OffchainPackageRequestSig
+from .offchain_revocation import OffchainRevocation
 from .override import Override
 from .override_status_enum import OverrideStatusEnum
 from .paginated_attestation_list import PaginatedAttestationList
@@ -80,10 +85,13 @@ from .paginated_contract_name_list import PaginatedContractNameList
 from .paginated_contract_version_list import PaginatedContractVersionList
 from .paginated_deployment_list import PaginatedDeploymentList
 from .paginated_executor_list import PaginatedExecutorList
+from .paginated_offchain_attestation_list import PaginatedOffchainAttestationList
+from .paginated_offchain_revocation_list import PaginatedOffchainRevocationList
 from .paginated_provider_health_list import PaginatedProviderHealthList
 from .paginated_public_chain_list import PaginatedPublicChainList
 from .paginated_public_schema_list import PaginatedPublicSchemaList
 from .paginated_rpc_endpoint_list import PaginatedRpcEndpointList
+from .paginated_timestamp_list import PaginatedTimestampList
 from .paginated_trusted_attester_list import PaginatedTrustedAttesterList
 from .paginated_workflow_list import PaginatedWorkflowList
 from .patched_category_request import PatchedCategoryRequest
@@ -116,6 +124,7 @@ from .schema_validate_request import SchemaValidateRequest
 from .schema_validate_request_data import SchemaValidateRequestData
 from .schema_validate_response import SchemaValidateResponse
 from .status_change import StatusChange
+from .timestamp import Timestamp
 from .trpc_error import TrpcError
 from .trpc_error_data import TrpcErrorData
 from .trpc_error_shape import TrpcErrorShape
@@ -214,6 +223,11 @@ __all__ = (
     "MonitoringRequest",
     "NativeCurrency",
     "NativeCurrencyRequest",
+    "OffchainAttestation",
+    "OffchainAttestationDecodedType0",
+    "OffchainPackageRequest",
+    "OffchainPackageRequestSig",
+    "OffchainRevocation",
     "Override",
     "OverrideStatusEnum",
     "PaginatedAttestationList",
@@ -223,10 +237,13 @@ __all__ = (
     "PaginatedContractVersionList",
     "PaginatedDeploymentList",
     "PaginatedExecutorList",
+    "PaginatedOffchainAttestationList",
+    "PaginatedOffchainRevocationList",
     "PaginatedProviderHealthList",
     "PaginatedPublicChainList",
     "PaginatedPublicSchemaList",
     "PaginatedRpcEndpointList",
+    "PaginatedTimestampList",
     "PaginatedTrustedAttesterList",
     "PaginatedWorkflowList",
     "PatchedCategoryRequest",
@@ -259,6 +276,7 @@ __all__ = (
     "SchemaValidateRequestData",
     "SchemaValidateResponse",
     "StatusChange",
+    "Timestamp",
     "TrpcError",
     "TrpcErrorData",
     "TrpcErrorShape",

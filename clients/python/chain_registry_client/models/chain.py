@@ -34,6 +34,8 @@ class Chain:
         status (ChainStatusEnum | Unset): * `active` - Active
             * `inactive` - Inactive
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
+        offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
+            their uid (default: only timestamped ones do; the signed time is the attester's claim).
     """
 
     chain_id: int
@@ -47,6 +49,7 @@ class Chain:
     is_testnet: bool | Unset = UNSET
     status: ChainStatusEnum | Unset = UNSET
     confirmations: int | Unset = UNSET
+    offchain_unanchored: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,6 +83,8 @@ class Chain:
 
         confirmations = self.confirmations
 
+        offchain_unanchored = self.offchain_unanchored
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -103,6 +108,8 @@ class Chain:
             field_dict["status"] = status
         if confirmations is not UNSET:
             field_dict["confirmations"] = confirmations
+        if offchain_unanchored is not UNSET:
+            field_dict["offchainUnanchored"] = offchain_unanchored
 
         return field_dict
 
@@ -148,6 +155,8 @@ class Chain:
 
         confirmations = d.pop("confirmations", UNSET)
 
+        offchain_unanchored = d.pop("offchainUnanchored", UNSET)
+
         chain = cls(
             chain_id=chain_id,
             name=name,
@@ -160,6 +169,7 @@ class Chain:
             is_testnet=is_testnet,
             status=status,
             confirmations=confirmations,
+            offchain_unanchored=offchain_unanchored,
         )
 
         chain.additional_properties = d

@@ -29,6 +29,8 @@ class PatchedChainRequest:
         status (ChainStatusEnum | Unset): * `active` - Active
             * `inactive` - Inactive
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
+        offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
+            their uid (default: only timestamped ones do; the signed time is the attester's claim).
     """
 
     chain_id: int | Unset = UNSET
@@ -40,6 +42,7 @@ class PatchedChainRequest:
     is_testnet: bool | Unset = UNSET
     status: ChainStatusEnum | Unset = UNSET
     confirmations: int | Unset = UNSET
+    offchain_unanchored: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chain_id = self.chain_id
@@ -68,6 +71,8 @@ class PatchedChainRequest:
 
         confirmations = self.confirmations
 
+        offchain_unanchored = self.offchain_unanchored
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -89,6 +94,8 @@ class PatchedChainRequest:
             field_dict["status"] = status
         if confirmations is not UNSET:
             field_dict["confirmations"] = confirmations
+        if offchain_unanchored is not UNSET:
+            field_dict["offchainUnanchored"] = offchain_unanchored
 
         return field_dict
 
@@ -130,6 +137,8 @@ class PatchedChainRequest:
 
         confirmations = d.pop("confirmations", UNSET)
 
+        offchain_unanchored = d.pop("offchainUnanchored", UNSET)
+
         patched_chain_request = cls(
             chain_id=chain_id,
             name=name,
@@ -140,6 +149,7 @@ class PatchedChainRequest:
             is_testnet=is_testnet,
             status=status,
             confirmations=confirmations,
+            offchain_unanchored=offchain_unanchored,
         )
 
         return patched_chain_request

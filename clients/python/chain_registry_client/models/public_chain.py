@@ -37,6 +37,8 @@ class PublicChain:
         info_url (str | Unset):
         is_testnet (bool | Unset):
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
+        offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
+            their uid (default: only timestamped ones do; the signed time is the attester's claim).
     """
 
     chain_id: int
@@ -51,6 +53,7 @@ class PublicChain:
     info_url: str | Unset = UNSET
     is_testnet: bool | Unset = UNSET
     confirmations: int | Unset = UNSET
+    offchain_unanchored: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +95,8 @@ class PublicChain:
 
         confirmations = self.confirmations
 
+        offchain_unanchored = self.offchain_unanchored
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -114,6 +119,8 @@ class PublicChain:
             field_dict["isTestnet"] = is_testnet
         if confirmations is not UNSET:
             field_dict["confirmations"] = confirmations
+        if offchain_unanchored is not UNSET:
+            field_dict["offchainUnanchored"] = offchain_unanchored
 
         return field_dict
 
@@ -169,6 +176,8 @@ class PublicChain:
 
         confirmations = d.pop("confirmations", UNSET)
 
+        offchain_unanchored = d.pop("offchainUnanchored", UNSET)
+
         public_chain = cls(
             chain_id=chain_id,
             name=name,
@@ -182,6 +191,7 @@ class PublicChain:
             info_url=info_url,
             is_testnet=is_testnet,
             confirmations=confirmations,
+            offchain_unanchored=offchain_unanchored,
         )
 
         public_chain.additional_properties = d

@@ -42,6 +42,12 @@ class VerifyResponse:
             get_attestation_call (None | VerifyResponseGetAttestationCallType0): The call that reads the attestation from
                 the chain: send it as `eth_call`'s transaction object (`[{"to": ..., "data": ...}, "latest"]`); docs/verify-
                 yourself.md decodes the answer.
+            offchain (bool | None): true: verified through an offchain attestation submitted here (POST
+                /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when
+                not verified.
+            timestamp_proven (bool | None): Whether the chain proves `timestamp`: always for on-chain attestations; for an
+                offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the
+                attester's signed claim.
             reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
                 the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
                 the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no
@@ -51,6 +57,7 @@ class VerifyResponse:
                 * `not_found` - not_found
                 * `chain_inactive` - chain_inactive
                 * `untrusted_attester` - untrusted_attester
+                * `not_timestamped` - not_timestamped
                 * `expired` - expired
                 * `revoked` - revoked
                 * `not_final` - not_final
@@ -69,6 +76,8 @@ class VerifyResponse:
     log_index: int | None
     eas_address: None | str
     get_attestation_call: None | VerifyResponseGetAttestationCallType0
+    offchain: bool | None
+    timestamp_proven: bool | None
     reason: None | VerifyReasonEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -119,6 +128,12 @@ class VerifyResponse:
         else:
             get_attestation_call = self.get_attestation_call
 
+        offchain: bool | None
+        offchain = self.offchain
+
+        timestamp_proven: bool | None
+        timestamp_proven = self.timestamp_proven
+
         reason: None | str
         if isinstance(self.reason, str):
             reason = self.reason
@@ -142,6 +157,8 @@ class VerifyResponse:
                 "logIndex": log_index,
                 "easAddress": eas_address,
                 "getAttestationCall": get_attestation_call,
+                "offchain": offchain,
+                "timestampProven": timestamp_proven,
                 "reason": reason,
             }
         )
@@ -255,6 +272,20 @@ class VerifyResponse:
 
         get_attestation_call = _parse_get_attestation_call(d.pop("getAttestationCall"))
 
+        def _parse_offchain(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        offchain = _parse_offchain(d.pop("offchain"))
+
+        def _parse_timestamp_proven(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        timestamp_proven = _parse_timestamp_proven(d.pop("timestampProven"))
+
         def _parse_reason(data: object) -> None | VerifyReasonEnum:
             if data is None:
                 return data
@@ -284,6 +315,8 @@ class VerifyResponse:
             log_index=log_index,
             eas_address=eas_address,
             get_attestation_call=get_attestation_call,
+            offchain=offchain,
+            timestamp_proven=timestamp_proven,
             reason=reason,
         )
 

@@ -113,7 +113,8 @@ def sync_detailed(
     """Get attestation
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         uid (str):
@@ -151,7 +152,8 @@ def sync(
     """Get attestation
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         uid (str):
@@ -184,7 +186,8 @@ async def asyncio_detailed(
     """Get attestation
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         uid (str):
@@ -220,7 +223,8 @@ async def asyncio(
     """Get attestation
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         uid (str):

@@ -19,6 +19,7 @@ def _get_kwargs(
     document_hash: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    offchain: bool | Unset = UNSET,
     recipient: str | Unset = UNSET,
     revoked: bool | Unset = UNSET,
     schema_id: str | Unset = UNSET,
@@ -45,6 +46,8 @@ def _get_kwargs(
     params["from"] = json_from_
 
     params["limit"] = limit
+
+    params["offchain"] = offchain
 
     params["recipient"] = recipient
 
@@ -127,6 +130,7 @@ def sync_detailed(
     document_hash: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    offchain: bool | Unset = UNSET,
     recipient: str | Unset = UNSET,
     revoked: bool | Unset = UNSET,
     schema_id: str | Unset = UNSET,
@@ -135,7 +139,8 @@ def sync_detailed(
     """List attestations
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         attester (str | Unset):
@@ -144,6 +149,7 @@ def sync_detailed(
         document_hash (str | Unset):
         from_ (datetime.datetime | Unset):
         limit (int | Unset):
+        offchain (bool | Unset):
         recipient (str | Unset):
         revoked (bool | Unset):
         schema_id (str | Unset):
@@ -164,6 +170,7 @@ def sync_detailed(
         document_hash=document_hash,
         from_=from_,
         limit=limit,
+        offchain=offchain,
         recipient=recipient,
         revoked=revoked,
         schema_id=schema_id,
@@ -186,6 +193,7 @@ def sync(
     document_hash: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    offchain: bool | Unset = UNSET,
     recipient: str | Unset = UNSET,
     revoked: bool | Unset = UNSET,
     schema_id: str | Unset = UNSET,
@@ -194,7 +202,8 @@ def sync(
     """List attestations
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         attester (str | Unset):
@@ -203,6 +212,7 @@ def sync(
         document_hash (str | Unset):
         from_ (datetime.datetime | Unset):
         limit (int | Unset):
+        offchain (bool | Unset):
         recipient (str | Unset):
         revoked (bool | Unset):
         schema_id (str | Unset):
@@ -224,6 +234,7 @@ def sync(
         document_hash=document_hash,
         from_=from_,
         limit=limit,
+        offchain=offchain,
         recipient=recipient,
         revoked=revoked,
         schema_id=schema_id,
@@ -240,6 +251,7 @@ async def asyncio_detailed(
     document_hash: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    offchain: bool | Unset = UNSET,
     recipient: str | Unset = UNSET,
     revoked: bool | Unset = UNSET,
     schema_id: str | Unset = UNSET,
@@ -248,7 +260,8 @@ async def asyncio_detailed(
     """List attestations
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         attester (str | Unset):
@@ -257,6 +270,7 @@ async def asyncio_detailed(
         document_hash (str | Unset):
         from_ (datetime.datetime | Unset):
         limit (int | Unset):
+        offchain (bool | Unset):
         recipient (str | Unset):
         revoked (bool | Unset):
         schema_id (str | Unset):
@@ -277,6 +291,7 @@ async def asyncio_detailed(
         document_hash=document_hash,
         from_=from_,
         limit=limit,
+        offchain=offchain,
         recipient=recipient,
         revoked=revoked,
         schema_id=schema_id,
@@ -297,6 +312,7 @@ async def asyncio(
     document_hash: str | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     limit: int | Unset = UNSET,
+    offchain: bool | Unset = UNSET,
     recipient: str | Unset = UNSET,
     revoked: bool | Unset = UNSET,
     schema_id: str | Unset = UNSET,
@@ -305,7 +321,8 @@ async def asyncio(
     """List attestations
 
      EAS attestations on active chains, newest first (by attestation time, then by the
-    order of indexing), with an opaque cursor that stays put while new ones arrive.
+    order of indexing), with an opaque cursor that stays put while new ones arrive;
+    `offchain=true` lists the offchain ones submitted here instead.
 
     Args:
         attester (str | Unset):
@@ -314,6 +331,7 @@ async def asyncio(
         document_hash (str | Unset):
         from_ (datetime.datetime | Unset):
         limit (int | Unset):
+        offchain (bool | Unset):
         recipient (str | Unset):
         revoked (bool | Unset):
         schema_id (str | Unset):
@@ -336,6 +354,7 @@ async def asyncio(
             document_hash=document_hash,
             from_=from_,
             limit=limit,
+            offchain=offchain,
             recipient=recipient,
             revoked=revoked,
             schema_id=schema_id,
