@@ -47,6 +47,11 @@ class PublicChainSerializer(serializers.ModelSerializer):
     """A supported chain as API consumers see it (no RPC URLs: those are administrators')."""
 
     native_currency = NativeCurrencySerializer(source="*")
+    # Declared, not derived from the model: a derived range is the database's (smallint on
+    # PostgreSQL, 64 bits on SQLite), and the schema must not depend on it.
+    confirmations = serializers.IntegerField(
+        min_value=0, max_value=10_000,
+        help_text="Blocks on top of a record before it counts as final.")
     deployments = PublicDeploymentSerializer(many=True)
     rpc = serializers.SerializerMethodField()
     executors = serializers.SerializerMethodField()
@@ -276,6 +281,8 @@ class OffchainAttestationSerializer(serializers.ModelSerializer):
     decode_error = serializers.CharField(allow_null=True)
     document_hash = serializers.CharField(allow_null=True)
     offchain = serializers.SerializerMethodField(help_text="Always true here.")
+    version = serializers.IntegerField(min_value=0, max_value=2,
+                                       help_text="The SDK's offchain version: 0-2.")
     eas_address = serializers.CharField(source="deployment.address",
                                         help_text="The EAS contract of its EIP-712 domain.")
     timestamped_at = serializers.DateTimeField(

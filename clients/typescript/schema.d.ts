@@ -1401,10 +1401,7 @@ export interface components {
             documentHash: string | null;
             /** @description Always true here. */
             readonly offchain: boolean;
-            /**
-             * Format: int64
-             * @description The SDK's offchain version: 0-2.
-             */
+            /** @description The SDK's offchain version: 0-2. */
             version: number;
             /** @description The EAS contract of its EIP-712 domain. */
             easAddress: string;
@@ -1698,11 +1695,8 @@ export interface components {
             explorerUrl?: string;
             infoUrl?: string;
             isTestnet?: boolean;
-            /**
-             * Format: int64
-             * @description Blocks on top of a record before it counts as final.
-             */
-            confirmations?: number;
+            /** @description Blocks on top of a record before it counts as final. */
+            confirmations: number;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             deployments: components["schemas"]["PublicDeployment"][];

@@ -28,6 +28,7 @@ class PublicChain:
         name (str):
         short_name (str):
         native_currency (NativeCurrency):
+        confirmations (int): Blocks on top of a record before it counts as final.
         deployments (list[PublicDeployment]):
         rpc (RpcSummary):
         executors (ExecutorSummary):
@@ -36,7 +37,6 @@ class PublicChain:
         explorer_url (str | Unset):
         info_url (str | Unset):
         is_testnet (bool | Unset):
-        confirmations (int | Unset): Blocks on top of a record before it counts as final.
         offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
             their uid (default: only timestamped ones do; the signed time is the attester's claim).
     """
@@ -45,6 +45,7 @@ class PublicChain:
     name: str
     short_name: str
     native_currency: NativeCurrency
+    confirmations: int
     deployments: list[PublicDeployment]
     rpc: RpcSummary
     executors: ExecutorSummary
@@ -52,7 +53,6 @@ class PublicChain:
     explorer_url: str | Unset = UNSET
     info_url: str | Unset = UNSET
     is_testnet: bool | Unset = UNSET
-    confirmations: int | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -64,6 +64,8 @@ class PublicChain:
         short_name = self.short_name
 
         native_currency = self.native_currency.to_dict()
+
+        confirmations = self.confirmations
 
         deployments = []
         for deployments_item_data in self.deployments:
@@ -93,8 +95,6 @@ class PublicChain:
 
         is_testnet = self.is_testnet
 
-        confirmations = self.confirmations
-
         offchain_unanchored = self.offchain_unanchored
 
         field_dict: dict[str, Any] = {}
@@ -105,6 +105,7 @@ class PublicChain:
                 "name": name,
                 "shortName": short_name,
                 "nativeCurrency": native_currency,
+                "confirmations": confirmations,
                 "deployments": deployments,
                 "rpc": rpc,
                 "executors": executors,
@@ -117,8 +118,6 @@ class PublicChain:
             field_dict["infoUrl"] = info_url
         if is_testnet is not UNSET:
             field_dict["isTestnet"] = is_testnet
-        if confirmations is not UNSET:
-            field_dict["confirmations"] = confirmations
         if offchain_unanchored is not UNSET:
             field_dict["offchainUnanchored"] = offchain_unanchored
 
@@ -139,6 +138,8 @@ class PublicChain:
         short_name = d.pop("shortName")
 
         native_currency = NativeCurrency.from_dict(d.pop("nativeCurrency"))
+
+        confirmations = d.pop("confirmations")
 
         deployments = []
         _deployments = d.pop("deployments")
@@ -174,8 +175,6 @@ class PublicChain:
 
         is_testnet = d.pop("isTestnet", UNSET)
 
-        confirmations = d.pop("confirmations", UNSET)
-
         offchain_unanchored = d.pop("offchainUnanchored", UNSET)
 
         public_chain = cls(
@@ -183,6 +182,7 @@ class PublicChain:
             name=name,
             short_name=short_name,
             native_currency=native_currency,
+            confirmations=confirmations,
             deployments=deployments,
             rpc=rpc,
             executors=executors,
@@ -190,7 +190,6 @@ class PublicChain:
             explorer_url=explorer_url,
             info_url=info_url,
             is_testnet=is_testnet,
-            confirmations=confirmations,
             offchain_unanchored=offchain_unanchored,
         )
 
