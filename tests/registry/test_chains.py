@@ -23,6 +23,7 @@ def chain_body(**overrides) -> dict:
         "isTestnet": True,
         "status": "active",
         "confirmations": 3,
+        "offchainUnanchored": False,
     }
     body.update(overrides)
     return {key: value for key, value in body.items() if value is not ...}
