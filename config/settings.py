@@ -389,6 +389,8 @@ SPECTACULAR_SETTINGS = {
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",
+        "DeliveryStateEnum": "webhooks.models.DeliveryState",
+        "WebhookEventTypeEnum": "webhooks.models.EventType",
     },
 }
 
