@@ -188,3 +188,29 @@ def test_a_redelivery_sends_the_event_again_with_the_same_id(api, receiver, docu
     assert again.status_code == 202 and again.json()["state"] == "pending"
     deliver_all()
     assert receiver.received[-1].webhook_id == oldest["webhookId"] == receiver.received[0].webhook_id
+
+
+def test_the_sweep_command_delivers_what_is_due_in_its_own_process(
+        api, receiver, document_schema, capsys):
+    import json
+
+    from django.core.management import call_command
+
+    subscribe(api, receiver.url, ["workflow.state_changed"])
+    bind(api)  # its commit's run never happened (the tests' transaction is not committed)
+    call_command("sweep_webhooks", "--json")
+    assert json.loads(capsys.readouterr().out) == {"queued": 1, "purgedEvents": 0,
+                                                   "delivered": 2}
+    assert len(receiver.received) == 2
+
+
+def test_settled_events_are_forgotten_after_the_retention(api, receiver, document_schema,
+                                                          settings):
+    from webhooks.models import Event
+
+    subscribe(api, receiver.url, ["workflow.state_changed"])
+    bind(api)
+    deliver_all()
+    Event.objects.update(occurred_at=timezone.now() - timedelta(days=31))
+    assert deliveries_sweep(queue=lambda pk: None).purged_events == 2
+    assert not Delivery.objects.exists() and not DeliveryAttempt.objects.exists()

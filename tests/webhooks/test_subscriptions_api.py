@@ -112,3 +112,11 @@ def test_webhooks_need_a_key_of_scope_api(anon, executor_key):
     assert anon.get("/v1/webhooks").status_code == 401
     assert client_for(executor_key).get("/v1/webhooks").status_code == 403
     assert client_for(executor_key).get("/v1/watches").status_code == 403
+
+
+def test_a_document_hash_filter_is_cleared_with_null(api, receiver):
+    subscription_id, _ = subscribe(api, receiver.url, ["document.revoked"], documentHash=HASH)
+    assert api.get(f"/v1/webhooks/{subscription_id}").json()["documentHash"] == HASH
+    cleared = api.patch(f"/v1/webhooks/{subscription_id}", {"documentHash": None}, format="json")
+    assert cleared.status_code == 200 and cleared.json()["documentHash"] is None
+    assert Subscription.objects.get().document_hash == ""

@@ -14,7 +14,7 @@ class SubscriptionSerializer(StrictModelSerializer):
                             help_text="Only events of this chain.")
     workflow_id = serializers.UUIDField(required=False, allow_null=True,
                                         help_text="Only this workflow's events.")
-    document_hash = Bytes32Field(required=False, allow_blank=True,
+    document_hash = Bytes32Field(required=False, allow_null=True,
                                  help_text="Only events of this document hash (for document "
                                  "events it also counts as a watch).")
     url = serializers.URLField(max_length=2000, help_text="https (http and private addresses "
@@ -32,6 +32,9 @@ class SubscriptionSerializer(StrictModelSerializer):
         if len(set(value)) != len(value):
             raise serializers.ValidationError("Each event type once.", code="duplicate")
         return value
+
+    def validate_document_hash(self, value):
+        return value or ""  # stored as blank: no filter
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
