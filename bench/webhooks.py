@@ -82,6 +82,28 @@ def transitions_per_second(env, args, subscribed: bool, url: str) -> float:
     return handed / seconds
 
 
+def transition_milliseconds(count: int, subscribed: bool) -> float:
+    """In this process, without HTTP: the mean time of one transition (queued -> expired,
+    each in its own transaction) of `count` workflows, so the added cost shows undiluted."""
+    from django.db import transaction
+
+    from bindings.models import Workflow, WorkflowState
+    from webhooks import routing
+    from webhooks.models import Subscription
+
+    Subscription.objects.filter(owner="bench").update(enabled=subscribed)
+    routing.forget()
+    claims.prepare(count, 1)
+    rows = list(Workflow.objects.filter(chain_id=claims.CHAIN))
+    started = time.perf_counter()
+    for workflow in rows:
+        with transaction.atomic():
+            workflow.transition(WorkflowState.EXPIRED, cause="bench")
+    seconds = time.perf_counter() - started
+    claims.cleanup()
+    return seconds / count * 1000
+
+
 def deliveries_per_second(subscriptions: list) -> float:
     from django.db import connection
 
@@ -155,6 +177,15 @@ def main() -> None:
             f"  with / without: median {median:.1%} (each pair: "
             + ", ".join(f"{r:.1%}" for r in ratios) + ")   target: at least 90%  "
             + ("PASS" if median >= 0.9 else "FAIL"))
+
+        plain, added = [], []
+        for _ in range(args.rounds):
+            plain.append(transition_milliseconds(args.workflows, False))
+            added.append(transition_milliseconds(args.workflows, True))
+        say(f"one transition in-process (no HTTP), {args.workflows} per round: without "
+            + ", ".join(f"{m:.2f}" for m in plain) + " ms; with a subscription "
+            + ", ".join(f"{m:.2f}" for m in added) + " ms; added: median "
+            f"{statistics.median(added) - statistics.median(plain):.2f} ms per transition")
 
         (first,) = subscriptions
         events = first.deliveries.count()
