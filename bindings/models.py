@@ -11,6 +11,7 @@ import uuid
 from django.db import models
 from django.utils import timezone
 
+from core import events
 from core.models import StateChange
 from executors.models import Executor
 from registry.models import Chain
@@ -122,9 +123,22 @@ class Workflow(models.Model):
             raise IllegalTransition(self, to_state, actual)
         WorkflowTransition.objects.create(workflow=self, from_state=self.state, to_state=to_state,
                                           cause=cause[:200], created_at=now)
+        from_state = self.state
         self.state, self.updated_at = to_state, now
         for name, value in changes.items():
             setattr(self, name, value)
+        self.emit_state_changed(from_state, cause[:200], now)
+
+    def emit_state_changed(self, from_state: str, cause: str, now) -> None:
+        """Tell core.events (the webhooks' outbox) of a transition, in its transaction."""
+        events.emit("workflow.state_changed", {
+            "workflowId": str(self.pk), "chainId": self.chain_id,
+            "documentHash": self.document_hash, "from": from_state or None, "to": self.state,
+            "cause": cause, "attempts": self.attempts, "txHash": self.tx_hash or None,
+            "attestationUid": self.attestation_uid or None,
+            "lastError": self.last_error or None,
+        }, occurred_at=now, owner=self.created_by, chain_id=self.chain_id,
+            workflow_id=self.pk, document_hash=self.document_hash)
 
 
 class WorkflowTransition(StateChange):

@@ -123,6 +123,7 @@ def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
             workflow.save(force_insert=True)
             WorkflowTransition.objects.create(workflow=workflow, from_state="", to_state=S.RECEIVED,
                                               cause="requested", created_at=now)
+            workflow.emit_state_changed("", "requested", now)
             workflow.transition(S.QUEUED, cause="accepted", now=now)
     except IntegrityError:
         if idempotency_key is None:

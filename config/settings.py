@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "verification",
     "ops",
     "bindings",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -267,6 +268,31 @@ PUBLIC_VERIFICATION_PROXIES = env.non_negative_int("PUBLIC_VERIFICATION_PROXIES"
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
 TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
 
+# Webhooks (webhooks/). Subscribers' URLs must be https to public addresses unless
+# WEBHOOKS_ALLOW_PRIVATE (then http and loopback/private addresses too: tests, one network).
+# A delivery waits WEBHOOKS_TIMEOUT_SECONDS for an answer; failed ones are retried with an
+# exponential back-off (from WEBHOOKS_RETRY_BASE_SECONDS, at most WEBHOOKS_RETRY_MAX_DELAY_
+# SECONDS apart, with jitter) for WEBHOOKS_RETRY_HOURS, then the subscription is disabled.
+# Secrets are encrypted under WEBHOOKS_SECRET_KEY (else SECRET_KEY): set it so that rotating
+# SECRET_KEY keeps the subscriptions' secrets readable.
+WEBHOOKS_ALLOW_PRIVATE = env.strict_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+WEBHOOKS_SECRET_KEY = env.str("WEBHOOKS_SECRET_KEY", default="")
+WEBHOOKS_TIMEOUT_SECONDS = env.positive_int("WEBHOOKS_TIMEOUT_SECONDS", default=10)
+WEBHOOKS_RETRY_BASE_SECONDS = env.positive_int("WEBHOOKS_RETRY_BASE_SECONDS", default=10)
+WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env.positive_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS",
+                                                    default=3600)
+WEBHOOKS_RETRY_HOURS = env.positive_int("WEBHOOKS_RETRY_HOURS", default=24)
+# A worker holds a subscription's queue this long per attempt; one killed mid-delivery lets
+# the next sweep redeliver after it.
+WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS", default=60)
+# A process routes events with the subscriptions it read at most this long ago (0: read
+# them for every event); a subscription made in another process starts within it.
+WEBHOOKS_MEMO_SECONDS = env.non_negative_int("WEBHOOKS_MEMO_SECONDS", default=2)
+WEBHOOKS_RETENTION_DAYS = env.positive_int("WEBHOOKS_RETENTION_DAYS", default=30)
+if WEBHOOKS_CLAIM_SECONDS <= WEBHOOKS_TIMEOUT_SECONDS:
+    raise ImproperlyConfigured("WEBHOOKS_CLAIM_SECONDS must be longer than "
+                               "WEBHOOKS_TIMEOUT_SECONDS.")
+
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
@@ -404,6 +430,8 @@ SPECTACULAR_SETTINGS = {
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",
+        "DeliveryStateEnum": "webhooks.models.DeliveryState",
+        "WebhookEventTypeEnum": "webhooks.models.EventType",
     },
 }
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path("v1/admin/", include("executors.api.admin_urls")),
     path("", include("attestations.api.urls")),
     path("", include("bindings.api.urls")),
+    path("", include("webhooks.api.urls")),
     path("", include("trpc.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
+from core import events
 from core.db import run_hot
 from core.errors import NotFound, PermissionDenied
 from core.masking import mask_url
@@ -158,12 +159,15 @@ class Executor(models.Model):
         return self.status
 
     def transition(self, to_status: str, *, cause: str, now) -> bool:
-        """Move to `to_status`, recording the change; the caller saves the executor."""
+        """Move to `to_status`, recording the change; the caller saves the executor (in the
+        same transaction)."""
         if to_status == self.status:
             return False
         ExecutorStatusChange.objects.create(
             executor=self, from_status=self.status, to_status=to_status, cause=cause, created_at=now
         )
+        emit_status_changed(self.pk, self.chain_id, self.address, self.status, to_status,
+                            cause, now)
         self.status = to_status
         self.status_changed_at = now
         return True
@@ -276,6 +280,15 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
     }
     asynchronous = db.vendor == "postgresql" and not db.in_atomic_block
     return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params) == 1
+
+
+def emit_status_changed(executor_id, chain_id: int, address: str, from_status: str,
+                        to_status: str, cause: str, now) -> None:
+    """Tell core.events (the webhooks' outbox) of a change of status, in its transaction."""
+    events.emit("executor.status_changed", {
+        "executorId": str(executor_id), "chainId": chain_id, "address": address,
+        "from": from_status or None, "to": to_status, "cause": cause,
+    }, occurred_at=now, chain_id=chain_id)
 
 
 class ExecutorStatusChange(StateChange):

@@ -5,7 +5,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.errors import Conflict
-from executors.models import Executor, ExecutorStatus, ExecutorStatusChange
+from executors.models import (
+    Executor,
+    ExecutorStatus,
+    ExecutorStatusChange,
+    emit_status_changed,
+)
 from registry.authentication import KeyHolder
 from registry.models import Chain
 
@@ -53,4 +58,6 @@ def _create(chain, holder, address, details, now) -> Executor:
     executor.save(force_insert=True)
     ExecutorStatusChange.objects.create(executor=executor, from_status="", cause="registered",
                                         to_status=ExecutorStatus.HEALTHY, created_at=now)
+    emit_status_changed(executor.pk, chain.chain_id, address, "", ExecutorStatus.HEALTHY,
+                        "registered", now)
     return executor

@@ -19,12 +19,14 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from core import events
 from executors.models import (
     LIVE_STATUSES,
     Executor,
     ExecutorStatus,
     ExecutorStatusChange,
     SelfPreservation,
+    emit_status_changed,
     offline_cutoff,
 )
 
@@ -121,6 +123,11 @@ def _move(from_statuses, to_status, *, cause, lapsed_before, now, chain_ids=None
 def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_ids) -> int:
     executors, changes = Executor._meta.db_table, ExecutorStatusChange._meta.db_table
     chain_filter = "AND chain_id = ANY(%(chain_ids)s)" if chain_ids is not None else ""
+    # The moved rows come back only for a listener (a webhook subscription): a sweep of
+    # 100,000 leases should not fetch them for nobody.
+    told = events.wanted("executor.status_changed")
+    answer = "SELECT id, chain_id, address, from_status FROM moved" if told else \
+        "SELECT count(*) FROM moved"
     sql = f"""
         WITH claimed AS (
             SELECT id, status FROM {executors}
@@ -129,16 +136,24 @@ def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_
         ), moved AS (
             UPDATE {executors} AS e SET status = %(to)s, status_changed_at = %(now)s
             FROM claimed WHERE e.id = claimed.id
-            RETURNING e.id, claimed.status AS from_status
+            RETURNING e.id, e.chain_id, e.address, claimed.status AS from_status
+        ), recorded AS (
+            INSERT INTO {changes} (executor_id, from_status, to_status, cause, created_at)
+            SELECT id, from_status, %(to)s, %(cause)s, %(now)s FROM moved
         )
-        INSERT INTO {changes} (executor_id, from_status, to_status, cause, created_at)
-        SELECT id, from_status, %(to)s, %(cause)s, %(now)s FROM moved
+        {answer}
     """
     params = {"from": list(from_statuses), "lapsed_before": lapsed_before, "to": to_status,
               "now": now, "cause": cause, "chain_ids": chain_ids}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        if not told:
+            return cursor.fetchone()[0]
+        moved = cursor.fetchall()
+        for executor_id, chain_id, address, from_status in moved:
+            emit_status_changed(executor_id, chain_id, address, from_status, to_status, cause,
+                                now)
+        return len(moved)
 
 
 def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_ids) -> int:
@@ -148,16 +163,18 @@ def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_id
         due = due.filter(chain_id__in=chain_ids)
     moved = 0
     with transaction.atomic():
-        rows = list(due.values_list("id", "status"))
+        rows = list(due.values_list("id", "status", "chain_id", "address"))
         for start in range(0, len(rows), 500):
             batch = rows[start:start + 500]
             Executor.objects.filter(
-                pk__in=[pk for pk, _ in batch], status__in=from_statuses
+                pk__in=[pk for pk, *_ in batch], status__in=from_statuses
             ).update(status=to_status, status_changed_at=now)
             ExecutorStatusChange.objects.bulk_create(
                 ExecutorStatusChange(executor_id=pk, from_status=status, to_status=to_status,
                                      cause=cause, created_at=now)
-                for pk, status in batch
+                for pk, status, *_ in batch
             )
+            for pk, status, chain_id, address in batch:
+                emit_status_changed(pk, chain_id, address, status, to_status, cause, now)
             moved += len(batch)
     return moved

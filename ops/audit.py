@@ -36,6 +36,14 @@ AUDITED = {
     },
     "executors.TrustedAttester": {},
     # Workflows are not here: each of their changes is recorded as a WorkflowTransition.
+    # Subscriptions: what their owners and administrators decide (not the claims, secrets
+    # or the service's own disabling, which the subscription shows with its reason).
+    "webhooks.Subscription": {
+        "include_fields": ["url", "event_types", "chain_id", "workflow_id", "document_hash",
+                           "description", "enabled"],
+        "mask_fields": ["url"],
+    },
+    "webhooks.Watch": {},
 }
 
 

@@ -18,6 +18,9 @@ PERIODIC_TASKS = {
     "Index chains": {"task": "attestations.index_chains", "every": 5},
     # Expiry, abandoned jobs, receipts of submitted workflows, reorganisations.
     "Track workflows": {"task": "bindings.track_workflows", "every": 5},
+    # Webhook deliveries that are due and that no worker holds: retries, lost messages,
+    # runs of killed workers (their claims ran out).
+    "Sweep webhooks": {"task": "webhooks.sweep", "every": 10},
 }
 
 

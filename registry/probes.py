@@ -33,6 +33,8 @@ from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from core import events
+from core.masking import mask_url
 from core.progress import ProgressCallback, no_progress
 from registry.models import RpcEndpoint, RpcProbe
 from registry.models.rpc import ProbeStatus
@@ -234,14 +236,19 @@ def apply_results(results: list[ProbeResult], now=None) -> list[RpcEndpoint]:
         updated.append((endpoint, result))
 
     best = _best_heads({e.chain_id for e, _ in updated}, [e for e, _ in updated], now)
+    changed = []
     for endpoint, result in updated:
         if result.ok and endpoint.answers_for_its_chain and endpoint.head_block is not None:
             endpoint.lag_blocks = max(0, best.get(endpoint.chain_id, 0) - endpoint.head_block)
         lagging = (endpoint.lag_blocks or 0) > settings.RPC_MAX_LAG_BLOCKS
-        endpoint.status = next_status(endpoint, result, lagging)
+        before, endpoint.status = endpoint.status, next_status(endpoint, result, lagging)
+        if endpoint.status != before:
+            changed.append((endpoint, before))
 
     with transaction.atomic():
         _save_health([e for e, _ in updated])
+        for endpoint, before in changed:
+            _emit_status_changed(endpoint, before, now)
         RpcProbe.objects.bulk_create(
             [RpcProbe(endpoint=e, checked_at=now, ok=r.ok and e.answers_for_its_chain,
                       latency_ms=r.latency_ms, head_block=r.head_block, error=e.last_error if not
@@ -253,6 +260,15 @@ def apply_results(results: list[ProbeResult], now=None) -> list[RpcEndpoint]:
             checked_at__lt=now - timedelta(hours=settings.RPC_PROBE_RETENTION_HOURS)
         ).delete()
     return [e for e, _ in updated]
+
+
+def _emit_status_changed(endpoint: RpcEndpoint, before: str, now) -> None:
+    """Tell core.events (the webhooks' outbox) of a probe status change; the URL masked."""
+    events.emit("rpc_endpoint.status_changed", {
+        "rpcId": endpoint.pk, "chainId": endpoint.chain_id, "provider": endpoint.provider,
+        "url": mask_url(endpoint.url), "from": before, "to": endpoint.status,
+        "cause": "probe", "lastError": endpoint.last_error or None,
+    }, occurred_at=now, chain_id=endpoint.chain_id)
 
 
 HEALTH_FIELDS = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",

@@ -22,6 +22,7 @@ import asyncio
 import ipaddress
 import socket
 import time
+from functools import cache
 
 import aiohttp
 import requests
@@ -60,7 +61,12 @@ class ResponseTooLarge(RpcRefusal):
     category = "response too large"
 
 
-def address_refusal(address: str) -> str | None:
+# The setting that allows loopback and private addresses: RPC_ALLOW_PRIVATE for RPC
+# endpoints; webhooks reuse these rules with WEBHOOKS_ALLOW_PRIVATE.
+RPC = "RPC_ALLOW_PRIVATE"
+
+
+def address_refusal(address: str, private_setting: str = RPC) -> str | None:
     """Why connecting to IP `address` is refused, or None when it is allowed."""
     ip = ipaddress.ip_address(address.partition("%")[0])  # without an IPv6 zone
     if ip.version == 6 and ip.ipv4_mapped is not None:
@@ -68,18 +74,18 @@ def address_refusal(address: str) -> str | None:
     if (ip.is_link_local or ip.is_unspecified or ip.is_multicast
             or any(ip in network for network in _METADATA_NETWORKS)):
         return "link-local or metadata address"
-    if not settings.RPC_ALLOW_PRIVATE and not ip.is_global:
-        return "private address, and RPC_ALLOW_PRIVATE is false"
+    if not getattr(settings, private_setting) and not ip.is_global:
+        return f"private address, and {private_setting} is false"
     return None
 
 
-def check_address(address: str) -> None:
-    reason = address_refusal(address)
+def check_address(address: str, private_setting: str = RPC) -> None:
+    reason = address_refusal(address, private_setting)
     if reason is not None:
         raise AddressRefused(reason)
 
 
-def host_refusal(host: str) -> str | None:
+def host_refusal(host: str, private_setting: str = RPC) -> str | None:
     """Why an RPC URL with this host cannot be saved, or None. No DNS lookup (a name may
     not resolve yet, or resolve elsewhere later: connections are checked again); literal
     addresses in every spelling the resolver takes (2852039166 is 169.254.169.254)."""
@@ -87,12 +93,14 @@ def host_refusal(host: str) -> str | None:
     if host in _METADATA_NAMES:
         return "a cloud metadata service"
     if host == "localhost" or host.endswith(".localhost"):
-        return None if settings.RPC_ALLOW_PRIVATE else address_refusal("127.0.0.1")
+        return (None if getattr(settings, private_setting)
+                else address_refusal("127.0.0.1", private_setting))
     try:
         infos = socket.getaddrinfo(host, None, flags=socket.AI_NUMERICHOST)
     except (socket.gaierror, UnicodeError, ValueError):
         return None  # a name: checked when connecting
-    return next(filter(None, (address_refusal(info[4][0]) for info in infos)), None)
+    return next(filter(None, (address_refusal(info[4][0], private_setting) for info in infos)),
+                None)
 
 
 # --- requests (the chain client, under web3) --------------------------------------------------
@@ -102,12 +110,14 @@ class _CheckedPeer:
     """Checks the addresses of the host before connecting, and the address the connection
     reached before a byte is sent on it (the name may resolve elsewhere the second time)."""
 
+    private_setting = RPC
+
     def _new_conn(self):
         for info in socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM):
-            check_address(info[4][0])
+            check_address(info[4][0], self.private_setting)
         sock = super()._new_conn()
         try:
-            check_address(sock.getpeername()[0])
+            check_address(sock.getpeername()[0], self.private_setting)
         except RpcRefusal:
             sock.close()
             raise
@@ -122,22 +132,35 @@ class _CheckedHTTPSConnection(_CheckedPeer, HTTPSConnection):
     pass
 
 
-class _CheckedHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _CheckedHTTPConnection
-
-
-class _CheckedHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _CheckedHTTPSConnection
+@cache
+def _checked_pools(private_setting: str) -> dict:
+    """urllib3 pool classes whose connections check their peers under `private_setting`."""
+    pools = {}
+    for scheme, connection_base, pool_base in (
+            ("http", _CheckedHTTPConnection, HTTPConnectionPool),
+            ("https", _CheckedHTTPSConnection, HTTPSConnectionPool)):
+        connection_cls = type(connection_base.__name__, (connection_base,),
+                              {"private_setting": private_setting})
+        pools[scheme] = type(pool_base.__name__, (pool_base,), {"ConnectionCls": connection_cls})
+    return pools
 
 
 class RpcAdapter(HTTPAdapter):
     """requests' adapter with the rules above: checked peers, no redirect, a capped body
-    read within the timeout (a server dripping a byte a second gets no longer)."""
+    read within the timeout (a server dripping a byte a second gets no longer).
+
+    `private_setting` names the setting that allows private addresses; `max_bytes` (default
+    RPC_RESPONSE_MAX_BYTES) caps the answer, which is refused past it, or cut there with
+    `truncate` (a webhook receiver's answer is only kept as an excerpt)."""
+
+    def __init__(self, *args, private_setting: str = RPC, max_bytes: int | None = None,
+                 truncate: bool = False, **kwargs):
+        self.private_setting, self.max_bytes, self.truncate = private_setting, max_bytes, truncate
+        super().__init__(*args, **kwargs)
 
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _CheckedHTTPPool,
-                                                   "https": _CheckedHTTPSPool}
+        self.poolmanager.pool_classes_by_scheme = _checked_pools(self.private_setting)
 
     def send(self, request, stream=False, timeout=None, **kwargs):
         response = super().send(request, stream=True, timeout=timeout, **kwargs)
@@ -145,22 +168,25 @@ class RpcAdapter(HTTPAdapter):
             if 300 <= response.status_code < 400:
                 raise RedirectRefused()
             read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
-            response._content = _read_capped(response, read_timeout)
+            limit = self.max_bytes or settings.RPC_RESPONSE_MAX_BYTES
+            response._content = _read_capped(response, read_timeout, limit, self.truncate)
         except BaseException:
             response.close()
             raise
         return response
 
 
-def _read_capped(response: requests.Response, seconds: float | None) -> bytes:
-    limit = settings.RPC_RESPONSE_MAX_BYTES
-    if _declared_length(response.headers.get("Content-Length")) > limit:
+def _read_capped(response: requests.Response, seconds: float | None, limit: int,
+                 truncate: bool) -> bytes:
+    if not truncate and _declared_length(response.headers.get("Content-Length")) > limit:
         raise ResponseTooLarge()
     deadline = None if seconds is None else time.monotonic() + seconds
     body = bytearray()
     for chunk in response.iter_content(CHUNK_BYTES):
         body += chunk
         if len(body) > limit:
+            if truncate:
+                return bytes(body[:limit])
             raise ResponseTooLarge()
         if deadline is not None and time.monotonic() > deadline:
             raise requests.Timeout("the answer took too long")
@@ -174,11 +200,12 @@ def _declared_length(value: str | None) -> int:
         return 0
 
 
-def rpc_session() -> requests.Session:
+def rpc_session(**adapter_options) -> requests.Session:
+    """A requests session under the rules above (RpcAdapter's options)."""
     session = requests.Session()
     session.trust_env = False  # no environment proxy: the peer checked is the server
     session.max_redirects = 0
-    adapter = RpcAdapter(max_retries=0)
+    adapter = RpcAdapter(max_retries=0, **adapter_options)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session

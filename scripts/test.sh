@@ -88,10 +88,10 @@ echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one w
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 if [ "$#" -eq 0 ]; then
-  echo "==> The verification, indexer and workflow tests on SQLite"
+  echo "==> The verification, indexer, workflow and webhook tests on SQLite"
   mkdir -p .cache
   DATABASE_URL="sqlite:///$(pwd)/.cache/sqlite-tests.sqlite3" .venv/bin/python -m pytest \
-    tests/verification tests/bindings tests/attestations/test_indexer*.py \
+    tests/verification tests/bindings tests/attestations/test_indexer*.py tests/webhooks \
     tests/attestations/test_decoded_filters.py tests/attestations/test_offchain.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
 fi
 exit "$status"

@@ -30,12 +30,15 @@ def _empty_cache():
     from django.core.cache import cache
 
     from registry.models.api_keys import forget_recent
+    from webhooks import routing
 
     cache.clear()
     forget_recent()
+    routing.forget()  # subscriptions of an earlier test were rolled back
     yield
     cache.clear()
     forget_recent()
+    routing.forget()
 
 
 def make_key(scope: str, **kwargs) -> str:

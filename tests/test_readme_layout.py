@@ -77,8 +77,8 @@ def test_every_routed_endpoint_has_a_row():
             else:
                 yield pattern.callback
 
-    apps = {"registry", "executors", "attestations", "verification", "bindings", "ops", "trpc",
-            "config"}
+    apps = {"registry", "executors", "attestations", "verification", "bindings", "webhooks",
+            "ops", "trpc", "config"}
     ours = {path for path in map(_module_file, walk(get_resolver().url_patterns))
             if path.relative_to(ROOT).parts[0] in apps}
     assert ours - views == set()

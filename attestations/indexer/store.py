@@ -16,12 +16,14 @@ from functools import lru_cache
 
 import psycopg
 from django.db import DataError, IntegrityError, connection, models, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from attestations import schema as grammar
 from attestations.indexer.reader import RangeRead, skipped_record
 from attestations.models import Attestation, IndexCursor, OffchainRevocation, Schema, Timestamp
+from core import events
+from registry.models import Chain
 
 logger = logging.getLogger(__name__)
 
@@ -196,9 +198,44 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
                            len(skipped), read.start, read.end, skipped[0]["reason"])
             changes["skipped"] = (cursor.skipped + skipped)[-IndexCursor.SKIPPED_KEPT:]
         IndexCursor.objects.filter(pk=cursor.pk).update(**changes)
+        _emit_document_facts(cursor, read, old_head=cursor.head_block, head=head, now=now)
     for name, value in changes.items():
         setattr(cursor, name, value)
     return written
+
+
+def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int | None,
+                         head: int, now) -> None:
+    """Tell core.events (the webhooks' outbox), in the range's transaction, of the document
+    attestations this write revoked and of those it made final: read in this range with
+    the chain's confirmations already, or earlier ones that the new head made final."""
+    if events.wanted("attestation.revoked") and read.revoked:
+        revoked = Attestation.objects.filter(
+            chain_id=cursor.chain_id, uid__in=[onchain.uid for _, onchain in read.revoked],
+            document_hash__isnull=False, revocation_time__isnull=False)
+        for a in revoked.only("uid", "document_hash", "attester", "revocation_time", "tx_hash",
+                              "revoked_block_number", "schema_uid"):
+            events.emit("attestation.revoked", {
+                "documentHash": a.document_hash, "chainId": cursor.chain_id,
+                "attestationUid": a.uid, "attester": a.attester, "schemaId": a.schema_uid,
+                "revokedAt": a.revocation_time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "revokedBlockNumber": a.revoked_block_number,
+            }, occurred_at=now, chain_id=cursor.chain_id, document_hash=a.document_hash)
+    if not events.wanted("attestation.final"):
+        return
+    needed = Chain.objects.filter(pk=cursor.chain_id).values_list("confirmations", flat=True)[0]
+    final_up_to = head - max(needed, 1) + 1  # confirmations count the record's own block
+    was_final_up_to = -1 if old_head is None else old_head - max(needed, 1) + 1
+    fresh = Q(block_number__gte=read.start, block_number__lte=min(read.end, final_up_to))
+    ripened = Q(block_number__gt=was_final_up_to, block_number__lte=final_up_to,
+                block_number__lt=read.start)
+    final = (Attestation.objects.filter(fresh | ripened, deployment_id=cursor.deployment_id,
+                                        document_hash__isnull=False,
+                                        revocation_time__isnull=True)
+             .order_by("block_number", "log_index").only("uid", "document_hash"))
+    for a in final:
+        events.emit("attestation.final", {"attestationUid": a.uid}, occurred_at=now,
+                    chain_id=cursor.chain_id, document_hash=a.document_hash)
 
 
 def _schema_row(cursor, event, resolver: str, revocable: bool, raw: bytes) -> dict:

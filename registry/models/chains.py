@@ -1,5 +1,7 @@
-from django.db import models
+from django.db import models, transaction
+from django.utils import timezone
 
+from core import events
 from core.validators import MAX_CHAIN_ID
 
 
@@ -60,6 +62,20 @@ class Chain(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    def save(self, *args, **kwargs):
+        """Save; a change of status (through the admin API, its status action or the Django
+        admin) is told to core.events (the webhooks' outbox) in the same transaction."""
+        if self._state.adding:
+            return super().save(*args, **kwargs)
+        with transaction.atomic():
+            before = Chain.objects.filter(pk=self.pk).values_list("status", flat=True).first()
+            super().save(*args, **kwargs)
+            if before is not None and before != self.status:
+                events.emit("chain.status_changed", {
+                    "chainId": self.chain_id, "shortName": self.short_name,
+                    "from": before, "to": self.status,
+                }, occurred_at=timezone.now(), chain_id=self.chain_id)
 
     def set_status(self, status: str) -> bool:
         """Activate or deactivate; returns whether anything changed."""

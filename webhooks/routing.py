@@ -1,0 +1,88 @@
+"""Which subscriptions an event goes to.
+
+The enabled subscriptions are read once per WEBHOOKS_MEMO_SECONDS per process (a workflow
+transition must not pay a query to learn that nobody listens); saving one through this
+process forgets the memo at once. Who may receive what:
+
+- workflow events: the key that created the workflow, and admin keys;
+- executor and RPC endpoint events: admin keys only (the admin API's data);
+- chain events: every key;
+- document events: the keys that watch the document hash or bound it (webhooks/outbox.py
+  asks the database, for the few subscriptions that want them).
+
+Filters (chain, workflow, document hash) narrow each subscription further.
+"""
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from webhooks.models import ADMIN_EVENT_TYPES, WORKFLOW_EVENT_TYPES, EventType, Subscription
+
+# What the apps emit (core/events.py) -> the event types it becomes here. The indexer's
+# facts become document events once webhooks/outbox.py has checked them.
+FACTS = {
+    "workflow.state_changed": {EventType.WORKFLOW_STATE_CHANGED, EventType.WORKFLOW_CONFIRMED,
+                               EventType.WORKFLOW_FAILED},
+    "attestation.final": {EventType.DOCUMENT_VERIFIED},
+    "attestation.revoked": {EventType.DOCUMENT_REVOKED},
+    "executor.status_changed": {EventType.EXECUTOR_STATUS_CHANGED},
+    "rpc_endpoint.status_changed": {EventType.RPC_ENDPOINT_STATUS_CHANGED},
+    "chain.status_changed": {EventType.CHAIN_STATUS_CHANGED},
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    id: object
+    owner: str
+    owner_is_admin: bool
+    types: frozenset
+    chain_id: int | None
+    workflow_id: object
+    document_hash: str
+
+    def takes(self, event_type: str, subject: dict) -> bool:
+        """Whether this subscription receives `event_type` about `subject`, as far as can be
+        told without the database (document events still need a watch or a binding)."""
+        if event_type not in self.types:
+            return False
+        if event_type in ADMIN_EVENT_TYPES and not self.owner_is_admin:
+            return False
+        if (event_type in WORKFLOW_EVENT_TYPES and not self.owner_is_admin
+                and subject.get("owner") != self.owner):
+            return False
+        if self.chain_id is not None and subject.get("chain_id") != self.chain_id:
+            return False
+        if self.workflow_id is not None and str(subject.get("workflow_id")) != str(self.workflow_id):
+            return False
+        return not self.document_hash or subject.get("document_hash") == self.document_hash
+
+
+_memo: tuple[float, list[Route]] | None = None
+
+
+def forget() -> None:
+    global _memo
+    _memo = None
+
+
+def routes() -> list[Route]:
+    global _memo
+    now = time.monotonic()
+    if _memo is not None and now - _memo[0] < settings.WEBHOOKS_MEMO_SECONDS:
+        return _memo[1]
+    found = [Route(s.id, s.owner, s.owner_is_admin, frozenset(s.event_types), s.chain_id,
+                   s.workflow_id, s.document_hash)
+             for s in Subscription.objects.filter(enabled=True).only(
+                 "id", "owner", "owner_is_admin", "event_types", "chain_id", "workflow_id",
+                 "document_hash")]
+    _memo = (now, found)
+    return found
+
+
+def wants(fact: str) -> bool:
+    """Whether any enabled subscription may receive what `fact` becomes."""
+    types = FACTS.get(fact, ())
+    return any(route.types & types for route in routes())

@@ -1,0 +1,141 @@
+"""Webhook workflows: subscribing, rotating a secret, enabling again, redelivering, and the
+periodic sweep."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from core.errors import Conflict, Invalid
+from registry.authentication import KeyHolder
+from registry.models import KeyScope
+from registry.rpc_transport import host_refusal
+from webhooks import routing
+from webhooks.delivery import PRIVATE_SETTING, head_due, scheme_refusal
+from webhooks.models import (
+    ADMIN_EVENT_TYPES,
+    Delivery,
+    DeliveryState,
+    Event,
+    Subscription,
+)
+from webhooks.outbox import _QueueRun
+from webhooks.secrets import new_secret, seal
+
+DEFAULT_OVERLAP_SECONDS = 24 * 3600
+
+
+def url_refusal(url: str) -> str | None:
+    """Why a subscription may not have this URL (on save: no DNS lookup; every delivery
+    checks the addresses it connects to)."""
+    refusal = scheme_refusal(url)
+    if refusal is not None:
+        return refusal
+    host = urlsplit(url).hostname or ""
+    reason = host_refusal(host, PRIVATE_SETTING)
+    return f"This host is refused: {reason}." if reason else None
+
+
+def check_subscription(*, holder: KeyHolder, url: str, event_types: list[str]) -> None:
+    errors = {}
+    refusal = url_refusal(url)
+    if refusal:
+        errors["url"] = [refusal]
+    admin_only = sorted(set(event_types) & ADMIN_EVENT_TYPES)
+    if admin_only and holder.scope != KeyScope.ADMIN:
+        errors["event_types"] = [f"{', '.join(admin_only)}: for admin keys only."]
+    if errors:
+        raise Invalid(errors)
+
+
+def subscription_create(*, holder: KeyHolder, **fields) -> tuple[Subscription, str]:
+    """A new subscription of `holder`'s and its secret (shown this once)."""
+    check_subscription(holder=holder, url=fields["url"], event_types=fields["event_types"])
+    secret = new_secret()
+    subscription = Subscription.objects.create(
+        owner=holder.prefix, owner_is_admin=holder.scope == KeyScope.ADMIN,
+        secret_encrypted=seal(secret), **fields)
+    routing.forget()
+    return subscription, secret
+
+
+def subscription_update(subscription: Subscription, *, holder: KeyHolder, **changes) -> None:
+    """Apply `changes`; enabling a disabled subscription clears why it was disabled and sends
+    its pending deliveries again from now (with a fresh retry period)."""
+    check_subscription(holder=holder, url=changes.get("url", subscription.url),
+                       event_types=changes.get("event_types", subscription.event_types))
+    now = timezone.now()
+    enabling = changes.get("enabled") is True and not subscription.enabled
+    with transaction.atomic():
+        for name, value in changes.items():
+            setattr(subscription, name, value)
+        if enabling:
+            subscription.disabled_at, subscription.disabled_reason = None, ""
+            subscription.deliveries.filter(state=DeliveryState.PENDING).update(
+                next_attempt_at=now, pending_since=now)
+            transaction.on_commit(_QueueRun(subscription.pk), robust=True)
+        subscription.save()
+    routing.forget()
+
+
+def subscription_rotate_secret(subscription: Subscription, *,
+                               overlap_seconds: int = DEFAULT_OVERLAP_SECONDS) -> str:
+    """A new secret (returned, shown once); the current one keeps signing beside it for
+    `overlap_seconds` (0: not at all), so that receivers can switch without a gap."""
+    secret = new_secret()
+    now = timezone.now()
+    with transaction.atomic():
+        locked = Subscription.objects.select_for_update().get(pk=subscription.pk)
+        locked.previous_secret_encrypted = locked.secret_encrypted if overlap_seconds else ""
+        locked.previous_secret_expires_at = (now + timedelta(seconds=overlap_seconds)
+                                             if overlap_seconds else None)
+        locked.secret_encrypted = seal(secret)
+        locked.save(update_fields=["secret_encrypted", "previous_secret_encrypted",
+                                   "previous_secret_expires_at", "updated_at"])
+    subscription.refresh_from_db()
+    return secret
+
+
+def delivery_redeliver(delivery: Delivery) -> Delivery:
+    """Send a delivery again (delivered or given up): back to pending, due now, with the same
+    webhook-id. It is its subscription's oldest event again, so it goes first."""
+    if not delivery.subscription.enabled:
+        raise Conflict("This subscription is disabled: enable it first.",
+                       code="subscription_disabled")
+    now = timezone.now()
+    with transaction.atomic():
+        Delivery.objects.filter(pk=delivery.pk).update(
+            state=DeliveryState.PENDING, next_attempt_at=now, pending_since=now,
+            delivered_at=None)
+        transaction.on_commit(_QueueRun(delivery.subscription_id), robust=True)
+    delivery.refresh_from_db()
+    return delivery
+
+
+@dataclass
+class SweepReport:
+    queued: int = 0
+    purged_events: int = 0
+
+    def as_dict(self) -> dict:
+        return {"queued": self.queued, "purgedEvents": self.purged_events}
+
+
+def deliveries_sweep(*, queue, now=None) -> SweepReport:
+    """Queue a run (`queue(subscription_id)`) for each subscription whose oldest pending
+    delivery is due and that nobody holds (a lost message, a killed worker, a retry that
+    came due), and forget events older than WEBHOOKS_RETENTION_DAYS that are settled."""
+    now = now or timezone.now()
+    report = SweepReport()
+    for subscription_id in head_due(now).values_list("pk", flat=True):
+        queue(subscription_id)
+        report.queued += 1
+    cutoff = now - timedelta(days=settings.WEBHOOKS_RETENTION_DAYS)
+    pending = Delivery.objects.filter(event=OuterRef("pk"), state=DeliveryState.PENDING)
+    report.purged_events = (Event.objects.filter(occurred_at__lt=cutoff)
+                            .exclude(Exists(pending)).delete()[1].get("webhooks.Event", 0))
+    return report
