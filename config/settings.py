@@ -405,6 +405,8 @@ SPECTACULAR_SETTINGS = {
                                               "(executor keys)."},
         {"name": "admin", "description": "The registry's administration (admin keys)."},
         {"name": "trpc", "description": "tRPC and JSON-RPC 2.0 over the REST operations."},
+        {"name": "webhooks", "description": "Signed webhooks: subscriptions, their deliveries, "
+                                             "watched documents."},
         {"name": "ops", "description": "Health probes and metrics (no key)."},
     ],
     "SERVE_INCLUDE_SCHEMA": False,

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 # A URL's first segment -> its tag, where the area is better known by another name.
 AREA_TAGS = {"chain-registry": "executors", "verify": "verification",
              # EAS's other events, read by the same indexer: the attestations' area.
-             "timestamps": "attestations", "offchain-revocations": "attestations"}
+             "timestamps": "attestations", "offchain-revocations": "attestations",
+             "watches": "webhooks"}
 ADMIN = "admin"
 VERBS = {"list": "list", "retrieve": "get", "create": "create", "update": "replace",
          "partial_update": "update", "destroy": "delete"}

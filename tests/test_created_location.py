@@ -87,6 +87,14 @@ def _offchain(chain):
     return {"sig": sig, "signer": account.address}
 
 
+def _webhook(_):
+    return {"url": "https://hooks.example/receive", "eventTypes": ["workflow.confirmed"]}
+
+
+def _watch(_):
+    return {"documentHash": "0x" + "d0" * 32}
+
+
 # (path as the schema writes it, the key that creates, the body, the key that reads it)
 CREATES = {
     "/v1/admin/chains": ("admin", _chain, "admin"),
@@ -101,6 +109,8 @@ CREATES = {
     "/v1/chain-registry/{chain}/register": ("executor", _executor, "admin"),
     "/workflows": ("api", _workflow, "api"),
     "/attestations/offchain": ("api", _offchain, "api"),
+    "/v1/webhooks": ("api", _webhook, "api"),
+    "/v1/watches": ("api", _watch, "api"),
 }
 
 

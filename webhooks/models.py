@@ -83,6 +83,7 @@ class Watch(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name_plural = "watches"
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["owner", "document_hash"],
                                                name="unique_watch_per_owner")]

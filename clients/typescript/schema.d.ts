@@ -875,6 +875,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List watches
+         * @description Document hashes this key watches: document.verified and document.revoked events about
+         *     them go to its subscriptions (as about every document it bound).
+         */
+        get: operations["listWatches"];
+        put?: never;
+        /**
+         * Create watch
+         * @description Document hashes this key watches: document.verified and document.revoked events about
+         *     them go to its subscriptions (as about every document it bound).
+         */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/watches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get watch
+         * @description Document hashes this key watches: document.verified and document.revoked events about
+         *     them go to its subscriptions (as about every document it bound).
+         */
+        get: operations["getWatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete watch
+         * @description Document hashes this key watches: document.verified and document.revoked events about
+         *     them go to its subscriptions (as about every document it bound).
+         */
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description Webhook subscriptions: a URL that receives the chosen events, signed (Standard
+         *     Webhooks).
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /**
+         * Create subscription
+         * @description Subscribe a URL; the answer carries its signing secret, shown this once.
+         */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get subscription
+         * @description Webhook subscriptions: a URL that receives the chosen events, signed (Standard
+         *     Webhooks).
+         */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete subscription
+         * @description Webhook subscriptions: a URL that receives the chosen events, signed (Standard
+         *     Webhooks).
+         */
+        delete: operations["deleteSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update subscription
+         * @description Webhook subscriptions: a URL that receives the chosen events, signed (Standard
+         *     Webhooks).
+         */
+        patch: operations["updateSubscription"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate secret
+         * @description A new signing secret, shown this once; the current one keeps signing beside it
+         *     for `overlapSeconds` (default a day).
+         */
+        post: operations["rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{subscription_pk}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliverys
+         * @description A subscription's deliveries (one per event), newest first, with their attempts.
+         */
+        get: operations["listDeliverys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{subscription_pk}/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get delivery
+         * @description A subscription's deliveries (one per event), newest first, with their attempts.
+         */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver delivery
+         * @description Send this delivery again, with the same webhook-id, before the subscription's
+         *     other pending events.
+         */
+        post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows": {
         parameters: {
             query?: never;
@@ -1145,6 +1335,72 @@ export interface components {
             abi: unknown;
             compilerVersion?: string;
         };
+        Delivery: {
+            /** Format: uuid */
+            readonly id: string;
+            /** @description The `webhook-id` header. */
+            readonly webhookId: string;
+            readonly eventId: number;
+            readonly eventType: string;
+            /** Format: date-time */
+            readonly occurredAt: string;
+            readonly state: components["schemas"]["DeliveryStateEnum"];
+            readonly attempts: number;
+            /** Format: date-time */
+            readonly nextAttemptAt: string;
+            /** Format: date-time */
+            readonly deliveredAt: string | null;
+            /** Format: date-time */
+            readonly lastAttemptAt: string | null;
+            readonly lastStatusCode: number | null;
+            readonly lastError: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            readonly attemptedAt: string;
+            readonly statusCode: number | null;
+            readonly latencyMs: number;
+            readonly ok: boolean;
+            /** @description Our words for a failure without an answer. */
+            readonly error: string;
+            /** @description The answer's first characters. */
+            readonly responseExcerpt: string;
+        };
+        DeliveryDetail: {
+            /** Format: uuid */
+            readonly id: string;
+            /** @description The `webhook-id` header. */
+            readonly webhookId: string;
+            readonly eventId: number;
+            readonly eventType: string;
+            /** Format: date-time */
+            readonly occurredAt: string;
+            readonly state: components["schemas"]["DeliveryStateEnum"];
+            readonly attempts: number;
+            /** Format: date-time */
+            readonly nextAttemptAt: string;
+            /** Format: date-time */
+            readonly deliveredAt: string | null;
+            /** Format: date-time */
+            readonly lastAttemptAt: string | null;
+            readonly lastStatusCode: number | null;
+            readonly lastError: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            readonly payload: {
+                [key: string]: unknown;
+            };
+            readonly recentAttempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        /**
+         * @description * `pending` - Pending
+         *     * `delivered` - Delivered
+         *     * `failed` - Failed
+         * @enum {string}
+         */
+        DeliveryStateEnum: "pending" | "delivered" | "failed";
         Deployment: {
             readonly id: number;
             /** Format: int64 */
@@ -1494,6 +1750,13 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["ContractVersion"][];
         };
+        PaginatedDeliveryList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Delivery"][];
+        };
         PaginatedDeploymentList: {
             /** Format: uri */
             next: string | null;
@@ -1550,6 +1813,13 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["RpcEndpoint"][];
         };
+        PaginatedSubscriptionList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Subscription"][];
+        };
         PaginatedTimestampList: {
             /** Format: uri */
             next: string | null;
@@ -1563,6 +1833,13 @@ export interface components {
             /** Format: uri */
             previous: string | null;
             results: components["schemas"]["TrustedAttester"][];
+        };
+        PaginatedWatchList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Watch"][];
         };
         PaginatedWorkflowList: {
             /** Format: uri */
@@ -1638,6 +1915,32 @@ export interface components {
             /** @description Lower is tried first. */
             priority?: number;
             monitoring?: components["schemas"]["MonitoringRequest"];
+        };
+        PatchedSubscriptionRequest: {
+            /**
+             * Format: uri
+             * @description https (http and private addresses only when the service allows them: WEBHOOKS_ALLOW_PRIVATE).
+             */
+            url?: string;
+            /** @description The event types to receive. */
+            eventTypes?: components["schemas"]["WebhookEventTypeEnum"][];
+            /**
+             * Format: int64
+             * @description Only events of this chain.
+             */
+            chainId?: number | null;
+            /**
+             * Format: uuid
+             * @description Only this workflow's events.
+             */
+            workflowId?: string | null;
+            /**
+             * @description Only events of this document hash (for document events it also counts as a watch).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash?: string | null;
+            description?: string;
+            enabled?: boolean;
         };
         PatchedTrustedAttesterRequest: {
             /** Format: int64 */
@@ -1758,6 +2061,19 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        RotateSecretRequest: {
+            /**
+             * @description How long the current secret keeps signing beside the new one (0: not).
+             * @default 86400
+             */
+            overlapSeconds?: number;
+        };
+        RotatedSecret: {
+            /** @description The new signing secret, shown this once. */
+            secret: string;
+            /** Format: date-time */
+            previousSecretExpiresAt: string | null;
+        };
         RpcEndpoint: {
             readonly id: number;
             /** Format: int64 */
@@ -1871,6 +2187,114 @@ export interface components {
             cause: string;
             /** Format: date-time */
             createdAt?: string;
+        };
+        Subscription: {
+            /** Format: uuid */
+            readonly id: string;
+            /**
+             * Format: uri
+             * @description https (http and private addresses only when the service allows them: WEBHOOKS_ALLOW_PRIVATE).
+             */
+            url: string;
+            /** @description The event types to receive. */
+            eventTypes: components["schemas"]["WebhookEventTypeEnum"][];
+            /**
+             * Format: int64
+             * @description Only events of this chain.
+             */
+            chainId?: number | null;
+            /**
+             * Format: uuid
+             * @description Only this workflow's events.
+             */
+            workflowId?: string | null;
+            /**
+             * @description Only events of this document hash (for document events it also counts as a watch).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash?: string | null;
+            description?: string;
+            enabled?: boolean;
+            /** Format: date-time */
+            readonly disabledAt: string | null;
+            /** @description Why the service disabled it. */
+            readonly disabledReason: string;
+            /** @description Prefix of the key that created it. */
+            readonly owner: string;
+            /** Format: date-time */
+            readonly previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+        };
+        SubscriptionCreated: {
+            /** Format: uuid */
+            readonly id: string;
+            /**
+             * Format: uri
+             * @description https (http and private addresses only when the service allows them: WEBHOOKS_ALLOW_PRIVATE).
+             */
+            url: string;
+            /** @description The event types to receive. */
+            eventTypes: components["schemas"]["WebhookEventTypeEnum"][];
+            /**
+             * Format: int64
+             * @description Only events of this chain.
+             */
+            chainId?: number | null;
+            /**
+             * Format: uuid
+             * @description Only this workflow's events.
+             */
+            workflowId?: string | null;
+            /**
+             * @description Only events of this document hash (for document events it also counts as a watch).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash?: string | null;
+            description?: string;
+            enabled?: boolean;
+            /** Format: date-time */
+            readonly disabledAt: string | null;
+            /** @description Why the service disabled it. */
+            readonly disabledReason: string;
+            /** @description Prefix of the key that created it. */
+            readonly owner: string;
+            /** Format: date-time */
+            readonly previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+            /** @description The signing secret: shown this once, never again (rotate it to get a new one). */
+            readonly secret: string;
+        };
+        SubscriptionRequest: {
+            /**
+             * Format: uri
+             * @description https (http and private addresses only when the service allows them: WEBHOOKS_ALLOW_PRIVATE).
+             */
+            url: string;
+            /** @description The event types to receive. */
+            eventTypes: components["schemas"]["WebhookEventTypeEnum"][];
+            /**
+             * Format: int64
+             * @description Only events of this chain.
+             */
+            chainId?: number | null;
+            /**
+             * Format: uuid
+             * @description Only this workflow's events.
+             */
+            workflowId?: string | null;
+            /**
+             * @description Only events of this document hash (for document events it also counts as a watch).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash?: string | null;
+            description?: string;
+            enabled?: boolean;
         };
         Timestamp: {
             /** @description The timestamped bytes32 (0x-hex): an offchain attestation's uid, a document hash, ... */
@@ -2081,6 +2505,35 @@ export interface components {
              */
             reason: (string & (components["schemas"]["VerifyReasonEnum"] | components["schemas"]["NullEnum"])) | null;
         };
+        Watch: {
+            readonly id: number;
+            /**
+             * @description Send document.verified and document.revoked events about this document hash to this key's subscriptions.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash: string;
+            /** Format: date-time */
+            readonly createdAt: string;
+        };
+        WatchRequest: {
+            /**
+             * @description Send document.verified and document.revoked events about this document hash to this key's subscriptions.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            documentHash: string;
+        };
+        /**
+         * @description * `workflow.state_changed` - Workflow State Changed
+         *     * `workflow.confirmed` - Workflow Confirmed
+         *     * `workflow.failed` - Workflow Failed
+         *     * `document.verified` - Document Verified
+         *     * `document.revoked` - Document Revoked
+         *     * `executor.status_changed` - Executor Status Changed
+         *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
+         *     * `chain.status_changed` - Chain Status Changed
+         * @enum {string}
+         */
+        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed";
         Workflow: {
             /** Format: uuid */
             readonly workflowId: string;
@@ -11837,6 +12290,1986 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWatches: {
+        parameters: {
+            query?: {
+                documentHash?: string;
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedWatchList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The absolute path of the created resource. */
+                    Location?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this watch. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this watch. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                enabled?: boolean;
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSubscriptionList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The absolute path of the created resource. */
+                    Location?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this subscription. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this subscription. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this subscription. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedSubscriptionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this subscription. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeliverys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description * `workflow.state_changed` - Workflow State Changed
+                 *     * `workflow.confirmed` - Workflow Confirmed
+                 *     * `workflow.failed` - Workflow Failed
+                 *     * `document.verified` - Document Verified
+                 *     * `document.revoked` - Document Revoked
+                 *     * `executor.status_changed` - Executor Status Changed
+                 *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
+                 *     * `chain.status_changed` - Chain Status Changed
+                 */
+                eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /**
+                 * @description * `pending` - Pending
+                 *     * `delivered` - Delivered
+                 *     * `failed` - Failed
+                 */
+                state?: "delivered" | "failed" | "pending";
+            };
+            header?: never;
+            path: {
+                subscription_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedDeliveryList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this delivery. */
+                id: string;
+                subscription_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this delivery. */
+                id: string;
+                subscription_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,8 @@ from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 
+from core.conditional import ConditionalMixin
+from core.viewsets import CreatedLocationMixin, created_headers
 from registry.models import KeyScope
 from webhooks import services
 from webhooks.api import filters, serializers
@@ -18,7 +20,7 @@ def _owned(queryset, request, field: str = "owner"):
     return queryset if holder.scope == KeyScope.ADMIN else queryset.filter(**{field: holder.prefix})
 
 
-class SubscriptionViewSet(viewsets.ModelViewSet):
+class SubscriptionViewSet(ConditionalMixin, viewsets.ModelViewSet):
     """Webhook subscriptions: a URL that receives the chosen events, signed (Standard
     Webhooks)."""
 
@@ -39,7 +41,8 @@ class SubscriptionViewSet(viewsets.ModelViewSet):
                                                             **body.validated_data)
         subscription.secret = secret
         return Response(serializers.SubscriptionCreatedSerializer(subscription).data,
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED,
+                        headers=created_headers("webhook-detail", pk=subscription.pk))
 
     def perform_update(self, serializer):
         services.subscription_update(serializer.instance, holder=self.request.auth,
@@ -61,7 +64,8 @@ class SubscriptionViewSet(viewsets.ModelViewSet):
             "previous_secret_expires_at": subscription.previous_secret_expires_at}).data)
 
 
-class DeliveryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class DeliveryViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                      viewsets.GenericViewSet):
     """A subscription's deliveries (one per event), newest first, with their attempts."""
 
     queryset = Delivery.objects.all()
@@ -88,8 +92,9 @@ class DeliveryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                         status=status.HTTP_202_ACCEPTED)
 
 
-class WatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                   mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class WatchViewSet(CreatedLocationMixin, ConditionalMixin, mixins.CreateModelMixin,
+                   mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
+                   viewsets.GenericViewSet):
     """Document hashes this key watches: document.verified and document.revoked events about
     them go to its subscriptions (as about every document it bound)."""
 

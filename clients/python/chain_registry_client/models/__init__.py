@@ -26,6 +26,11 @@ from .contract_name import ContractName
 from .contract_name_request import ContractNameRequest
 from .contract_version import ContractVersion
 from .contract_version_request import ContractVersionRequest
+from .delivery import Delivery
+from .delivery_attempt import DeliveryAttempt
+from .delivery_detail import DeliveryDetail
+from .delivery_detail_payload import DeliveryDetailPayload
+from .delivery_state_enum import DeliveryStateEnum
 from .deployment import Deployment
 from .deployment_request import DeploymentRequest
 from .document_hash_algorithms_enum import DocumentHashAlgorithmsEnum
@@ -66,6 +71,8 @@ from .json_rpc_response_401 import JsonRpcResponse401
 from .json_rpc_response_404 import JsonRpcResponse404
 from .kind_enum import KindEnum
 from .list_chains_ordering_item import ListChainsOrderingItem
+from .list_deliverys_event_type import ListDeliverysEventType
+from .list_deliverys_state import ListDeliverysState
 from .list_workflows_state_item import ListWorkflowsStateItem
 from .monitoring import Monitoring
 from .monitoring_request import MonitoringRequest
@@ -83,6 +90,7 @@ from .paginated_category_list import PaginatedCategoryList
 from .paginated_chain_list import PaginatedChainList
 from .paginated_contract_name_list import PaginatedContractNameList
 from .paginated_contract_version_list import PaginatedContractVersionList
+from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_deployment_list import PaginatedDeploymentList
 from .paginated_executor_list import PaginatedExecutorList
 from .paginated_offchain_attestation_list import PaginatedOffchainAttestationList
@@ -91,8 +99,10 @@ from .paginated_provider_health_list import PaginatedProviderHealthList
 from .paginated_public_chain_list import PaginatedPublicChainList
 from .paginated_public_schema_list import PaginatedPublicSchemaList
 from .paginated_rpc_endpoint_list import PaginatedRpcEndpointList
+from .paginated_subscription_list import PaginatedSubscriptionList
 from .paginated_timestamp_list import PaginatedTimestampList
 from .paginated_trusted_attester_list import PaginatedTrustedAttesterList
+from .paginated_watch_list import PaginatedWatchList
 from .paginated_workflow_list import PaginatedWorkflowList
 from .patched_category_request import PatchedCategoryRequest
 from .patched_chain_request import PatchedChainRequest
@@ -102,6 +112,7 @@ from .patched_contract_version_request import PatchedContractVersionRequest
 from .patched_deployment_request import PatchedDeploymentRequest
 from .patched_executor_trust_request import PatchedExecutorTrustRequest
 from .patched_rpc_endpoint_request import PatchedRpcEndpointRequest
+from .patched_subscription_request import PatchedSubscriptionRequest
 from .patched_trusted_attester_request import PatchedTrustedAttesterRequest
 from .problem import Problem
 from .problem_error import ProblemError
@@ -113,6 +124,8 @@ from .public_schema import PublicSchema
 from .public_schema_fields_item import PublicSchemaFieldsItem
 from .register_request import RegisterRequest
 from .register_request_metadata import RegisterRequestMetadata
+from .rotate_secret_request import RotateSecretRequest
+from .rotated_secret import RotatedSecret
 from .rpc_endpoint import RpcEndpoint
 from .rpc_endpoint_request import RpcEndpointRequest
 from .rpc_summary import RpcSummary
@@ -124,6 +137,9 @@ from .schema_validate_request import SchemaValidateRequest
 from .schema_validate_request_data import SchemaValidateRequestData
 from .schema_validate_response import SchemaValidateResponse
 from .status_change import StatusChange
+from .subscription import Subscription
+from .subscription_created import SubscriptionCreated
+from .subscription_request import SubscriptionRequest
 from .timestamp import Timestamp
 from .trpc_error import TrpcError
 from .trpc_error_data import TrpcErrorData
@@ -144,6 +160,9 @@ from .verify_reason_enum import VerifyReasonEnum
 from .verify_request import VerifyRequest
 from .verify_response import VerifyResponse
 from .verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
+from .watch import Watch
+from .watch_request import WatchRequest
+from .webhook_event_type_enum import WebhookEventTypeEnum
 from .workflow import Workflow
 from .workflow_create_request import WorkflowCreateRequest
 from .workflow_create_request_data import WorkflowCreateRequestData
@@ -178,6 +197,11 @@ __all__ = (
     "ContractNameRequest",
     "ContractVersion",
     "ContractVersionRequest",
+    "Delivery",
+    "DeliveryAttempt",
+    "DeliveryDetail",
+    "DeliveryDetailPayload",
+    "DeliveryStateEnum",
     "Deployment",
     "DeploymentRequest",
     "DocumentHashAlgorithmsEnum",
@@ -218,6 +242,8 @@ __all__ = (
     "JsonRpcResponse404",
     "KindEnum",
     "ListChainsOrderingItem",
+    "ListDeliverysEventType",
+    "ListDeliverysState",
     "ListWorkflowsStateItem",
     "Monitoring",
     "MonitoringRequest",
@@ -235,6 +261,7 @@ __all__ = (
     "PaginatedChainList",
     "PaginatedContractNameList",
     "PaginatedContractVersionList",
+    "PaginatedDeliveryList",
     "PaginatedDeploymentList",
     "PaginatedExecutorList",
     "PaginatedOffchainAttestationList",
@@ -243,8 +270,10 @@ __all__ = (
     "PaginatedPublicChainList",
     "PaginatedPublicSchemaList",
     "PaginatedRpcEndpointList",
+    "PaginatedSubscriptionList",
     "PaginatedTimestampList",
     "PaginatedTrustedAttesterList",
+    "PaginatedWatchList",
     "PaginatedWorkflowList",
     "PatchedCategoryRequest",
     "PatchedChainRequest",
@@ -254,6 +283,7 @@ __all__ = (
     "PatchedDeploymentRequest",
     "PatchedExecutorTrustRequest",
     "PatchedRpcEndpointRequest",
+    "PatchedSubscriptionRequest",
     "PatchedTrustedAttesterRequest",
     "Problem",
     "ProblemError",
@@ -265,6 +295,8 @@ __all__ = (
     "PublicSchemaFieldsItem",
     "RegisterRequest",
     "RegisterRequestMetadata",
+    "RotatedSecret",
+    "RotateSecretRequest",
     "RpcEndpoint",
     "RpcEndpointRequest",
     "RpcSummary",
@@ -276,6 +308,9 @@ __all__ = (
     "SchemaValidateRequestData",
     "SchemaValidateResponse",
     "StatusChange",
+    "Subscription",
+    "SubscriptionCreated",
+    "SubscriptionRequest",
     "Timestamp",
     "TrpcError",
     "TrpcErrorData",
@@ -296,6 +331,9 @@ __all__ = (
     "VerifyRequest",
     "VerifyResponse",
     "VerifyResponseGetAttestationCallType0",
+    "Watch",
+    "WatchRequest",
+    "WebhookEventTypeEnum",
     "Workflow",
     "WorkflowCreateRequest",
     "WorkflowCreateRequestData",
