@@ -77,9 +77,9 @@ def forget_results(broker_url):
 
 @pytest.fixture
 def start_worker(broker_url, queue, tmp_path, forget_results):
-    """start_worker(beat=False, quiet=False, include=()) runs `celery worker` on `queue`;
-    stopped by its pid after the test. Returns a function reading its log (for failure
-    messages)."""
+    """start_worker(beat=False, quiet=False, include=()) runs `celery worker` on `queue` and
+    returns its process; stopped by its pid after the test. `start_worker.log()` reads its
+    log (for failure messages)."""
     procs, log_path = [], tmp_path / "worker.log"
 
     def start(*, beat: bool = False, quiet: bool = False, include: tuple[str, ...] = ()):
@@ -98,9 +98,11 @@ def start_worker(broker_url, queue, tmp_path, forget_results):
         log = open(log_path, "wb")
         # A session of its own: the embedded beat is a child process, and a kill on timeout
         # must reach it too.
-        procs.append(subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, stdout=log,
-                                      stderr=subprocess.STDOUT, start_new_session=True))
+        proc = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(proc)
         log.close()
+        return proc
 
     def read_log() -> str:
         return log_path.read_text(errors="replace")[-4000:] if log_path.exists() else ""

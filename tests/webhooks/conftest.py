@@ -17,6 +17,14 @@ from tests.bindings.conftest import (  # noqa: F401
     executor_client,
     my_executor,
 )
+
+# The real worker's fixtures (its own queue on the test Redis, started and stopped by pid).
+from tests.executors.test_celery_worker import (  # noqa: F401
+    broker_url,
+    forget_results,
+    queue,
+    start_worker,
+)
 from webhooks.delivery import subscription_deliver
 from webhooks.models import Subscription
 
@@ -39,6 +47,9 @@ class Receiver:
     def __init__(self):
         self.received: list[Received] = []
         self.status = 200
+        # Set `hold` to keep each answer back until it is set: `arrived` says a request came.
+        self.hold: threading.Event | None = None
+        self.arrived = threading.Event()
         self.port = 0
         self._server = None
         self.start()
@@ -55,6 +66,9 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.received.append(
                     Received({k.lower(): v for k, v in self.headers.items()}, body))
+                receiver.arrived.set()
+                if receiver.hold is not None:
+                    receiver.hold.wait(30)
                 self.send_response(receiver.status)
                 self.send_header("Content-Type", "text/plain")
                 self.end_headers()
