@@ -46,7 +46,13 @@ from registry.models import Chain
 from verification import reasons
 from verification.offchain import ranked_offchain
 from verification.reasons import RANK, REASONS, VALID
-from verification.sql import earliest_valid, most_telling, most_telling_of_each
+from verification.sql import (
+    earliest_valid,
+    has_offchain,
+    most_telling,
+    most_telling_of_each,
+    with_offchain,
+)
 
 logger = logging.getLogger(__name__)
 # How many of the index's candidates a live verification asks the chain about, earliest
@@ -204,8 +210,16 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     row = most_telling(document_hash, chain_id=chain_id, now=now)
     if row is not None and row[0] == VALID:  # made valid between the two queries
         return on_chain(row[1:])
-    return _answer_off_chain(ranked_offchain([document_hash], chain_id=chain_id, now=now)
-                             .get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND])
+    return _answer_off_chain(_offchain_of(document_hash, chain_id, now),
+                             row[0] if row else RANK[reasons.NOT_FOUND])
+
+
+def _offchain_of(document_hash: str, chain_id: int | None, now: datetime):
+    """(rank, attestation) of the document's most telling offchain attestation, or None;
+    ranked only when it has one (a cheap probe first)."""
+    if not has_offchain(document_hash, chain_id=chain_id):
+        return None
+    return ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
 
 
 def _answer_off_chain(offchain, on_chain_rank: int, **fields) -> Verification:
@@ -226,8 +240,10 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     distinct = list(dict.fromkeys(document_hashes))
     found = most_telling_of_each(distinct, chain_id=chain_id, now=now)
     missed = [h for h in distinct if h not in found or found[h][0] != VALID]
-    # The offchain attestations of the misses: one more statement, only when there are some.
-    offchain = ranked_offchain(missed, chain_id=chain_id, now=now) if missed else {}
+    # The offchain attestations of the misses: which have some (one probe), then those ranked.
+    holders = with_offchain(missed, chain_id=chain_id) if missed else set()
+    offchain = (ranked_offchain(list(holders), chain_id=chain_id, now=now) if holders
+                else {})
     answers = []
     for document_hash in distinct:
         row = found.get(document_hash)
@@ -272,8 +288,7 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
         best = max(best, others or RANK[reasons.NOT_FOUND])
     # Offchain attestations as the index knows them (their revocations and timestamps are
     # indexed events): nothing on chain to re-read for them.
-    return _answer_off_chain(ranked_offchain([document_hash], chain_id=chain_id, now=now)
-                             .get(document_hash), best)
+    return _answer_off_chain(_offchain_of(document_hash, chain_id, now), best)
 
 
 # What a provider's error or nonsense answer raises on the way to a Verification (a JSON-RPC

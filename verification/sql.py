@@ -143,3 +143,40 @@ def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
     rows = run_hot(BATCH_SQL[db.vendor], _params(chain_id, now, document_hashes=documents),
                    fetch="all")
     return {row[0]: _in_utc(row[1:]) for row in rows}
+
+
+# Only on a miss: does the document have an offchain attestation at all (on the asked
+# chain)? One probe of offchain_document_idx, prepared like the others: the offchain
+# ranking (verification/offchain.py, an ORM query that takes milliseconds to build and
+# plan) runs only when it does, which a miss of the usual kind does not.
+OFFCHAIN_SQL = """SELECT 1 FROM attestations_offchainattestation o
+WHERE o.document_hash = %(document_hash)s
+  AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+LIMIT 1
+"""
+
+
+def has_offchain(document_hash: str, *, chain_id: int | None) -> bool:
+    """Whether an offchain attestation carries `document_hash` (on `chain_id`)."""
+    return run_hot(OFFCHAIN_SQL, {"document_hash": document_hash, "chain_id": chain_id},
+                   fetch=True) is not None
+
+
+_OFFCHAIN_OF_EACH_SQL = """SELECT DISTINCT o.document_hash FROM attestations_offchainattestation o
+WHERE o.document_hash {documents}
+  AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
+"""
+OFFCHAIN_OF_EACH_SQL = {
+    "postgresql": _OFFCHAIN_OF_EACH_SQL.format(documents="= ANY(%(document_hashes)s)"),
+    "sqlite": _OFFCHAIN_OF_EACH_SQL.format(
+        documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
+}
+
+
+def with_offchain(document_hashes: list[str], *, chain_id: int | None) -> set[str]:
+    """Which of `document_hashes` an offchain attestation carries (on `chain_id`)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
+    rows = run_hot(OFFCHAIN_OF_EACH_SQL[db.vendor],
+                   {"document_hashes": documents, "chain_id": chain_id}, fetch="all")
+    return {row[0] for row in rows}
