@@ -192,9 +192,12 @@ def _camelized(value):
     if kind is dict:
         camel = {}
         for key, item in value.items():
-            item = _camelized(item)
-            if type(key) is not str or (item is None and value[key] is not None):
+            if type(key) is not str:
                 return None
+            if type(item) not in _PLAIN:  # plain values, the usual, need no call
+                item = _camelized(item)
+                if item is None:
+                    return None
             camel[_camel(key)] = item
         return camel
     if kind is list:

@@ -65,7 +65,7 @@ ROW = ("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash", "block_nu
        "confirmations", "block_hash", "log_index", "deployment__address")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen one costs each request 2 us to build
 class Verification:
     verified: bool
     attestation_id: str | None = None

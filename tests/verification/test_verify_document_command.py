@@ -146,7 +146,7 @@ def test_a_missing_file_and_an_algorithm_with_a_hash_exit_2(tmp_path):
 
 
 def test_a_reason_and_other_fields_of_the_answer_are_printed(monkeypatch):
-    @dataclasses.dataclass(frozen=True)
+    @dataclasses.dataclass
     class WithMore(Verification):
         merkle_root: str | None = None  # a field the command has no label for
 
