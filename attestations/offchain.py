@@ -81,13 +81,14 @@ class CheckedPackage:
 
 def check_package(package) -> CheckedPackage:
     """The package's attestation, checked (see the module's docstring)."""
-    sig = _object(package, "sig") if isinstance(package, dict) else _refuse("", "Expected a "
-                                                                             "JSON object.")
+    if not isinstance(package, dict):
+        _refuse("", "Expected a JSON object.")
+    sig = _object(package, "sig", "sig")
     signer = _address(package.get("signer"), "signer")
     version = sig.get("version", 0)
     if type(version) is not int or version not in VERSION_TYPES:
         _refuse("sig.version", "Expected an offchain attestation version: 0, 1 or 2.")
-    message = _object(sig, "message")
+    message = _object(sig, "message", "sig.message")
     if (sig.get("primaryType"), sig.get("types")) not in VERSION_TYPES[version]:
         _refuse("sig.types", f"Not the EIP-712 types of an offchain attestation of version "
                 f"{version}.", "invalid_types")
@@ -99,11 +100,11 @@ def check_package(package) -> CheckedPackage:
     if not names <= set(message) <= names | {"version"}:
         _refuse("sig.message", "Its fields are not the ones its types sign.")
     fields = _message_fields(message, version)
-    chain, deployment = _domain(_object(sig, "domain"))
+    chain, deployment = _domain(_object(sig, "domain", "sig.domain"))
     uid = _uid(version, message, fields)
     if sig.get("uid") != uid and str(sig.get("uid", "")).lower() != uid:
         _refuse("sig.uid", "The uid is not the one the message makes.", "wrong_uid")
-    signature = _object(sig, "signature")
+    signature = _object(sig, "signature", "sig.signature")
     recovered = _recover(sig, signature)
     if signer == ZERO_ADDRESS or recovered != signer:
         _refuse("sig.signature", "The signature is not the signer's.", "wrong_signature")
@@ -123,27 +124,29 @@ def _refuse(attr: str, message: str, code: str = "invalid"):
     raise OffchainRefused(attr, message, code)
 
 
-def _object(parent: dict, name: str) -> dict:
+def _object(parent: dict, name: str, attr: str) -> dict:
     value = parent.get(name)
     if not isinstance(value, dict):
-        _refuse(name if name in ("sig",) else f"sig.{name}", "Expected a JSON object.")
+        _refuse(attr, "Expected a JSON object.")
     return value
 
 
-def _address(value, attr: str) -> str:
+def _hex(normalize, value, attr: str, expected: str) -> str:
+    """`value` normalised by core.validators' `normalize`, or refused naming `attr`."""
+    if not isinstance(value, str):
+        _refuse(attr, f"Expected {expected}.")
     try:
-        return normalize_address(value) if isinstance(value, str) else _refuse(
-            attr, "Expected an address.")
+        return normalize(value)
     except InvalidHex as exc:
         _refuse(attr, str(exc))
+
+
+def _address(value, attr: str) -> str:
+    return _hex(normalize_address, value, attr, "an address")
 
 
 def _bytes32(value, attr: str) -> str:
-    try:
-        return normalize_bytes32(value) if isinstance(value, str) else _refuse(
-            attr, "Expected 0x and 64 hex digits.")
-    except InvalidHex as exc:
-        _refuse(attr, str(exc))
+    return _hex(normalize_bytes32, value, attr, "0x and 64 hex digits")
 
 
 def _uint64(value, attr: str) -> int:

@@ -203,10 +203,11 @@ class PublicSchemaSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
         return data
 
 
-class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
+class DecodedDataMixin(serializers.Serializer):
+    """An attestation's schema, expiry and data as its schema decodes it: on-chain and
+    offchain ones alike."""
+
     schema_id = serializers.CharField(source="schema_uid")
-    revoked = serializers.BooleanField(help_text="Whether it has a revocation time.")
-    data = HexBytesField(help_text="The attestation data as attested (ABI-encoded).")
     expiration_time = ExpirationTimeField(
         help_text="The expirationTime as attested: a date-time; an integer of seconds when it "
         "is beyond 9999-12-31 (verification counts it as never expiring); null: never "
@@ -222,6 +223,16 @@ class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
     document_hash = serializers.CharField(
         allow_null=True, help_text="The document hash, when the schema has one.")
 
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["decode_error"] = data["decode_error"] or None
+        return data
+
+
+class AttestationSerializer(DecodedDataMixin, OnChainFieldsMixin, serializers.ModelSerializer):
+    revoked = serializers.BooleanField(help_text="Whether it has a revocation time.")
+    data = HexBytesField(help_text="The attestation data as attested (ABI-encoded).")
+
     class Meta:
         model = Attestation
         fields = [
@@ -229,11 +240,6 @@ class AttestationSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
             "expiration_time", "revocation_time", "revocable", "revoked", "data", "decoded",
             "decode_error", "document_hash", "tx_hash", "block_number", "confirmations",
         ]
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["decode_error"] = data["decode_error"] or None
-        return data
 
 
 class TimestampSerializer(OnChainFieldsMixin, serializers.ModelSerializer):
@@ -268,18 +274,13 @@ class OffchainPackageSerializer(serializers.Serializer):
     signer = serializers.CharField(help_text="The attester's address.")
 
 
-class OffchainAttestationSerializer(serializers.ModelSerializer):
+class OffchainAttestationSerializer(DecodedDataMixin, serializers.ModelSerializer):
     chain_id = serializers.IntegerField()
-    schema_id = serializers.CharField(source="schema_uid")
     revocation_time = serializers.DateTimeField(
         allow_null=True, help_text="When the attester revoked it offchain (its EAS contract's "
         "RevokedOffchain, as indexed); null while not revoked.")
     revoked = serializers.SerializerMethodField(help_text="Whether it has a revocationTime.")
     data = HexBytesField(help_text="The attestation data as signed (ABI-encoded).")
-    expiration_time = ExpirationTimeField(help_text="As for on-chain attestations.")
-    decoded = serializers.DictField(allow_null=True, help_text="As for on-chain attestations.")
-    decode_error = serializers.CharField(allow_null=True)
-    document_hash = serializers.CharField(allow_null=True)
     offchain = serializers.SerializerMethodField(help_text="Always true here.")
     version = serializers.IntegerField(min_value=0, max_value=2,
                                        help_text="The SDK's offchain version: 0-2.")
@@ -309,8 +310,3 @@ class OffchainAttestationSerializer(serializers.ModelSerializer):
 
     def get_timestamp_proven(self, record) -> bool:
         return record.timestamped_at is not None
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["decode_error"] = data["decode_error"] or None
-        return data

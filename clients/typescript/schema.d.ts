@@ -1210,6 +1210,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An attestation's schema, expiry and data as its schema decodes it: on-chain and
+         *     offchain ones alike.
+         */
         Attestation: {
             uid: string;
             chainId: number;
@@ -1618,6 +1622,10 @@ export interface components {
         };
         /** @enum {unknown} */
         NullEnum: null;
+        /**
+         * @description An attestation's schema, expiry and data as its schema decodes it: on-chain and
+         *     offchain ones alike.
+         */
         OffchainAttestation: {
             uid: string;
             chainId: number;
@@ -1632,7 +1640,7 @@ export interface components {
              */
             time: string;
             /**
-             * @description As for on-chain attestations.
+             * @description The expirationTime as attested: a date-time; an integer of seconds when it is beyond 9999-12-31 (verification counts it as never expiring); null: never expires.
              * @example 2027-11-21T10:00:00Z
              */
             expirationTime: (string | null) | number;
@@ -1649,11 +1657,13 @@ export interface components {
              * @example 0x1234
              */
             data: string;
-            /** @description As for on-chain attestations. */
+            /** @description The data decoded by its schema, keyed by field name (strings with a NUL or bytes that are not UTF-8 have them written `\xNN`; `data` is the source of truth); null when it is not decoded, `decodeError` says why. */
             decoded: {
                 [key: string]: unknown;
             } | null;
+            /** @description Why `decoded` is null: the schema is not indexed (yet), does not parse, or the data does not decode with it (or is too long to); null when decoded. */
             decodeError: string | null;
+            /** @description The document hash, when the schema has one. */
             documentHash: string | null;
             /** @description Always true here. */
             readonly offchain: boolean;

@@ -19,32 +19,34 @@ T = TypeVar("T", bound="Attestation")
 
 @_attrs_define
 class Attestation:
-    r"""
-    Attributes:
-        uid (str):
-        chain_id (int):
-        schema_id (str):
-        attester (str):
-        recipient (str):
-        ref_uid (str):
-        time (datetime.datetime): When the chain says it was attested.
-        expiration_time (datetime.datetime | int | None): The expirationTime as attested: a date-time; an integer of
-            seconds when it is beyond 9999-12-31 (verification counts it as never expiring); null: never expires. Example:
-            2027-11-21T10:00:00Z.
-        revocable (bool):
-        revoked (bool): Whether it has a revocation time.
-        data (str): The attestation data as attested (ABI-encoded). Example: 0x1234.
-        decoded (AttestationDecodedType0 | None): The data decoded by its schema, keyed by field name (strings with a
-            NUL or bytes that are not UTF-8 have them written `\xNN`; `data` is the source of truth); null when it is not
-            decoded, `decodeError` says why.
-        decode_error (None | str): Why `decoded` is null: the schema is not indexed (yet), does not parse, or the data
-            does not decode with it (or is too long to); null when decoded.
-        document_hash (None | str): The document hash, when the schema has one.
-        tx_hash (str): The transaction that emitted the record's event.
-        block_number (int):
-        confirmations (int): Blocks from the record's block to the chain's head as the indexer last saw it, that block
-            included; compare with the chain's `confirmations`.
-        revocation_time (datetime.datetime | None | Unset):
+    r"""An attestation's schema, expiry and data as its schema decodes it: on-chain and
+    offchain ones alike.
+
+        Attributes:
+            uid (str):
+            chain_id (int):
+            schema_id (str):
+            attester (str):
+            recipient (str):
+            ref_uid (str):
+            time (datetime.datetime): When the chain says it was attested.
+            expiration_time (datetime.datetime | int | None): The expirationTime as attested: a date-time; an integer of
+                seconds when it is beyond 9999-12-31 (verification counts it as never expiring); null: never expires. Example:
+                2027-11-21T10:00:00Z.
+            revocable (bool):
+            revoked (bool): Whether it has a revocation time.
+            data (str): The attestation data as attested (ABI-encoded). Example: 0x1234.
+            decoded (AttestationDecodedType0 | None): The data decoded by its schema, keyed by field name (strings with a
+                NUL or bytes that are not UTF-8 have them written `\xNN`; `data` is the source of truth); null when it is not
+                decoded, `decodeError` says why.
+            decode_error (None | str): Why `decoded` is null: the schema is not indexed (yet), does not parse, or the data
+                does not decode with it (or is too long to); null when decoded.
+            document_hash (None | str): The document hash, when the schema has one.
+            tx_hash (str): The transaction that emitted the record's event.
+            block_number (int):
+            confirmations (int): Blocks from the record's block to the chain's head as the indexer last saw it, that block
+                included; compare with the chain's `confirmations`.
+            revocation_time (datetime.datetime | None | Unset):
     """
 
     uid: str

@@ -17,31 +17,38 @@ T = TypeVar("T", bound="OffchainAttestation")
 
 @_attrs_define
 class OffchainAttestation:
-    """
-    Attributes:
-        uid (str):
-        chain_id (int):
-        schema_id (str):
-        attester (str): The signer.
-        recipient (str):
-        ref_uid (str):
-        time (datetime.datetime): When the attester says it signed: a claim, unless its uid is timestamped on chain.
-        expiration_time (datetime.datetime | int | None): As for on-chain attestations. Example: 2027-11-21T10:00:00Z.
-        revocation_time (datetime.datetime | None): When the attester revoked it offchain (its EAS contract's
-            RevokedOffchain, as indexed); null while not revoked.
-        revocable (bool):
-        revoked (bool): Whether it has a revocationTime.
-        data (str): The attestation data as signed (ABI-encoded). Example: 0x1234.
-        decoded (None | OffchainAttestationDecodedType0): As for on-chain attestations.
-        decode_error (None | str):
-        document_hash (None | str):
-        offchain (bool): Always true here.
-        version (int): The SDK's offchain version: 0-2.
-        eas_address (str): The EAS contract of its EIP-712 domain.
-        timestamped_at (datetime.datetime | None): When the chain timestamped its uid (EAS Timestamped, as indexed);
-            null when it did not.
-        timestamp_proven (bool): Whether its time is proven by the chain (timestamped); otherwise `time` is the
-            attester's claim.
+    r"""An attestation's schema, expiry and data as its schema decodes it: on-chain and
+    offchain ones alike.
+
+        Attributes:
+            uid (str):
+            chain_id (int):
+            schema_id (str):
+            attester (str): The signer.
+            recipient (str):
+            ref_uid (str):
+            time (datetime.datetime): When the attester says it signed: a claim, unless its uid is timestamped on chain.
+            expiration_time (datetime.datetime | int | None): The expirationTime as attested: a date-time; an integer of
+                seconds when it is beyond 9999-12-31 (verification counts it as never expiring); null: never expires. Example:
+                2027-11-21T10:00:00Z.
+            revocation_time (datetime.datetime | None): When the attester revoked it offchain (its EAS contract's
+                RevokedOffchain, as indexed); null while not revoked.
+            revocable (bool):
+            revoked (bool): Whether it has a revocationTime.
+            data (str): The attestation data as signed (ABI-encoded). Example: 0x1234.
+            decoded (None | OffchainAttestationDecodedType0): The data decoded by its schema, keyed by field name (strings
+                with a NUL or bytes that are not UTF-8 have them written `\xNN`; `data` is the source of truth); null when it is
+                not decoded, `decodeError` says why.
+            decode_error (None | str): Why `decoded` is null: the schema is not indexed (yet), does not parse, or the data
+                does not decode with it (or is too long to); null when decoded.
+            document_hash (None | str): The document hash, when the schema has one.
+            offchain (bool): Always true here.
+            version (int): The SDK's offchain version: 0-2.
+            eas_address (str): The EAS contract of its EIP-712 domain.
+            timestamped_at (datetime.datetime | None): When the chain timestamped its uid (EAS Timestamped, as indexed);
+                null when it did not.
+            timestamp_proven (bool): Whether its time is proven by the chain (timestamped); otherwise `time` is the
+                attester's claim.
     """
 
     uid: str

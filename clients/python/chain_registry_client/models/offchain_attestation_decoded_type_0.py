@@ -11,7 +11,10 @@ T = TypeVar("T", bound="OffchainAttestationDecodedType0")
 
 @_attrs_define
 class OffchainAttestationDecodedType0:
-    """As for on-chain attestations."""
+    r"""The data decoded by its schema, keyed by field name (strings with a NUL or bytes that are not UTF-8 have them
+    written `\xNN`; `data` is the source of truth); null when it is not decoded, `decodeError` says why.
+
+    """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
