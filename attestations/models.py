@@ -300,3 +300,50 @@ class IndexCursor(models.Model):
         if self.head_block is None:
             return None
         return max(0, self.head_block + 1 - self.next_block)
+
+
+class MerkleBatch(models.Model):
+    """Documents bound together by one Merkle root (binding mode `merkle`, core/merkle.py):
+    an executor attested the root under the root schema in `tx_hash`, and reported the
+    batch; the service built the tree again from the documents it had handed out, and
+    stored each leaf's proof. `attestation_uid` is the root's attestation once the indexer
+    holds it (set by the workflow tracking): verification goes through it, so that the
+    root's revocation, expiry and confirmations are the leaves'."""
+
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="+",
+                              db_index=False)
+    root = models.CharField(max_length=66)
+    attester = models.CharField(max_length=42, help_text="The executor that attested it.")
+    tx_hash = models.CharField(max_length=66, help_text="The transaction it was reported in.")
+    attestation_uid = models.CharField(max_length=66, blank=True,
+                                       help_text="The root's attestation, once indexed.")
+    leaf_count = models.PositiveIntegerField()
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["root"], name="merklebatch_root_idx"),
+            models.Index(fields=["chain", "tx_hash"], name="merklebatch_tx_idx"),
+        ]
+
+    def __str__(self):
+        return f"Merkle root {self.root} on {self.chain_id}"
+
+
+class MerkleLeaf(models.Model):
+    """One document of a Merkle batch, with its proof: the siblings from its leaf to the
+    root, as OpenZeppelin's MerkleProof takes them."""
+
+    batch = models.ForeignKey(MerkleBatch, on_delete=models.CASCADE, related_name="leaves",
+                              db_index=False)
+    document_hash = models.CharField(max_length=66)
+    proof = models.JSONField(default=list)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["document_hash"], name="merkleleaf_document_idx"),
+            models.Index(fields=["batch"], name="merkleleaf_batch_idx"),
+        ]
+
+    def __str__(self):
+        return f"leaf {self.document_hash} of {self.batch_id}"

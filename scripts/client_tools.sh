@@ -3,6 +3,8 @@
 #   .cache/clients/trpc-v11, .cache/clients/trpc-v10   @trpc/client (and superjson) from npm
 #   .cache/clients/eas-sdk                            the EAS SDK (and ethers), which signs the
 #                                                     offchain attestations of the tests
+#   .cache/clients/merkle-tree  @openzeppelin/merkle-tree, which checks the service's Merkle
+#                               proofs (tests/core/test_merkle.py)
 #   .cache/clients/codegen      the schema's lint and the TypeScript types (scripts/clients.sh):
 #                               @redocly/cli, openapi-typescript, typescript (tsc) from npm
 #   chromium                                          Debian's package, for the browser test
@@ -22,6 +24,7 @@ ETHERS="6.15.0"
 REDOCLY="2.77.0"
 OPENAPI_TYPESCRIPT="7.13.0"
 TYPESCRIPT="5.9.3"   # openapi-typescript's peer range is ^5
+MERKLE_TREE="1.0.8"
 
 install_client() {  # dir version packages...
   local dir="$1" version="$2"
@@ -41,6 +44,7 @@ install_client .cache/clients/trpc-v10 "$TRPC_V10+$SUPERJSON" \
   "@trpc/client@${TRPC_V10}" "@trpc/server@${TRPC_V10}" "superjson@${SUPERJSON}"
 install_client .cache/clients/eas-sdk "$EAS_SDK+$ETHERS" \
   "@ethereum-attestation-service/eas-sdk@${EAS_SDK}" "ethers@${ETHERS}"
+install_client .cache/clients/merkle-tree "$MERKLE_TREE" "@openzeppelin/merkle-tree@${MERKLE_TREE}"
 install_client .cache/clients/codegen "$REDOCLY+$OPENAPI_TYPESCRIPT+$TYPESCRIPT" \
   "@redocly/cli@${REDOCLY}" "openapi-typescript@${OPENAPI_TYPESCRIPT}" "typescript@${TYPESCRIPT}"
 

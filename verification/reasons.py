@@ -18,10 +18,14 @@ NOT_FINAL = "not_final"
 # An offchain attestation whose uid the chain has not timestamped, on a chain where only
 # timestamped ones verify (Chain.offchain_unanchored: verification/offchain.py).
 NOT_TIMESTAMPED = "not_timestamped"
+# A Merkle proof given with the document does not lead from it to an attested root that the
+# service knows (to `merkleRoot`, when given): a proof for another document, another batch,
+# or a forgery.
+INVALID_PROOF = "invalid_proof"
 
 # Precedence, least telling first; the SQL (verification/sql.py) and its ORM reference
 # (verification.services.reason_rank) rank each attestation with these numbers.
-REASONS = (NOT_FOUND, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, NOT_TIMESTAMPED, EXPIRED, REVOKED,
+REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, NOT_TIMESTAMPED, EXPIRED, REVOKED,
            NOT_FINAL)
 RANK = {reason: rank for rank, reason in enumerate(REASONS)}
 VALID = len(REASONS)  # the rank of an attestation that verifies

@@ -40,6 +40,7 @@ from attestations.indexer.events import ATTESTED
 from attestations.models import Attestation
 from core.eas_abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
+from core.merkle import root_of
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
@@ -50,7 +51,9 @@ from verification.sql import (
     earliest_valid,
     has_offchain,
     most_telling,
+    most_telling_merkle,
     most_telling_of_each,
+    most_telling_root,
     with_offchain,
 )
 
@@ -87,6 +90,10 @@ class Verification:
     # chain proves its time (on-chain answers: always).
     offchain: bool | None = None
     timestamp_proven: bool | None = None
+    # Verified through the attested root of a Merkle batch (binding mode `merkle`): the
+    # attestation is the root's, and `proof` leads from the document's leaf to it.
+    merkle_root: str | None = None
+    proof: list[str] | None = None
 
     @property
     def get_attestation_call(self) -> dict | None:
@@ -197,21 +204,52 @@ def reason_query(document_hash: str, *, chain_id: int | None = None, now: dateti
 
 
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
-                    now: datetime | None = None) -> Verification:
+                    now: datetime | None = None, proof: list[str] | None = None,
+                    merkle_root: str | None = None) -> Verification:
     """Verify a normalised (0x + 64 lowercase hex) document hash. `live` re-reads the
-    candidates from their chains: ServiceUnavailable when a chain does not answer."""
+    candidates from their chains: ServiceUnavailable when a chain does not answer. With a
+    Merkle `proof` (and its `merkle_root`), the answer is that proof's: see `_by_proof`."""
     now = now or timezone.now()
+    if proof is not None:
+        return _by_proof(document_hash, proof, merkle_root, chain_id=chain_id, now=now)
     if live:
         return _live(document_hash, chain_id=chain_id, now=now)
     row = earliest_valid(document_hash, chain_id=chain_id, now=now)
     if row is not None:
         return on_chain(row)
-    # A miss: the query that says why, and the offchain attestations of the document.
+    # A miss: the query that says why, the document's Merkle batches, and its offchain
+    # attestations.
     row = most_telling(document_hash, chain_id=chain_id, now=now)
     if row is not None and row[0] == VALID:  # made valid between the two queries
         return on_chain(row[1:])
-    return _answer_off_chain(_offchain_of(document_hash, chain_id, now),
-                             row[0] if row else RANK[reasons.NOT_FOUND])
+    rank = row[0] if row else RANK[reasons.NOT_FOUND]
+    merkle = most_telling_merkle(document_hash, chain_id=chain_id, now=now)
+    if merkle is not None and merkle[0] == VALID:
+        return through_merkle(merkle)
+    rank = max(rank, merkle[0] if merkle else rank)
+    return _answer_off_chain(_offchain_of(document_hash, chain_id, now), rank)
+
+
+def through_merkle(row, **fields) -> Verification:
+    """A verified answer through a Merkle root's attestation: (rank, ROW..., root, proof)."""
+    *attestation, root, proof = row[1:]
+    return on_chain(attestation, merkle_root=root, proof=proof, **fields)
+
+
+def _by_proof(document_hash: str, proof: list[str], merkle_root: str | None, *,
+              chain_id: int | None, now: datetime) -> Verification:
+    """What a holder's Merkle proof shows: verified when it leads from the document to a
+    root (`merkle_root`, when given) that a batch bound here, and that root's attestation
+    passes the rules; `invalid_proof` when it leads nowhere known."""
+    root = root_of(document_hash, proof)
+    if merkle_root is not None and root != merkle_root:
+        return not_verified(RANK[reasons.INVALID_PROOF])
+    row = most_telling_root(root, chain_id=chain_id, now=now)
+    if row is None:
+        return not_verified(RANK[reasons.INVALID_PROOF])
+    if row[0] != VALID:
+        return not_verified(row[0])
+    return on_chain(row[1:-1], merkle_root=root, proof=list(proof))
 
 
 def _offchain_of(document_hash: str, chain_id: int | None, now: datetime):
@@ -248,7 +286,8 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     for document_hash in distinct:
         row = found.get(document_hash)
         if row is not None and row[0] == VALID:
-            answers.append(on_chain(row[1:], document_hash=document_hash))
+            answers.append(through_merkle(row, document_hash=document_hash) if row[-1] is not None
+                           else on_chain(row[1:-2], document_hash=document_hash))
         else:
             answers.append(_answer_off_chain(
                 offchain.get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND],
@@ -281,6 +320,17 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
         if answer.verified:
             return answer
         best = max(best, RANK[answer.reason])
+    merkle = most_telling_merkle(document_hash, chain_id=chain_id, now=now)
+    if merkle is not None and merkle[0] == VALID:  # the root's attestation, re-read
+        root = (Attestation.objects.select_related("chain", "deployment")
+                .get(chain_id=merkle[3], uid=merkle[1]))
+        answer = _read_anywhere(endpoint_clients(root.chain), root, now)
+        if answer.verified:
+            answer.merkle_root, answer.proof = merkle[-2:]
+            return answer
+        best = max(best, RANK[answer.reason])
+    elif merkle is not None:
+        best = max(best, merkle[0])
     if best < RANK[reasons.NOT_FINAL]:  # something else might tell more
         others = (ranked(document_hash, chain_id=chain_id, now=now)
                   .exclude(pk__in=[attestation.pk for attestation in found])

@@ -111,40 +111,6 @@ def most_telling(document_hash: str, *, chain_id: int | None, now: datetime) -> 
     return _fetch_one(REASON_SQL, _params(chain_id, now, document_hash=document_hash))
 
 
-# A batch (POST /v1/verify/batch): for each of many documents at once, in one statement,
-# what the two queries above answer for it: its most telling attestation, where VALID (the
-# highest rank) is the most telling of all, and the earliest breaks ties. So a document
-# with a valid attestation gets the earliest valid one, as VERIFICATION_SQL gives, and any
-# other its reason, as REASON_SQL gives (tests/verification/test_verify_batch.py holds the
-# batch to the single answers). The documents come as one parameter, a list: an array on
-# PostgreSQL (one statement text for any number, prepared once), JSON on SQLite.
-_BATCH_SQL = f"""SELECT document_hash, reason_rank, uid, time, chain_id, attester, schema_uid,
-       tx_hash, block_number, confirmations, block_hash, log_index, address
-FROM (SELECT ranked.*, ROW_NUMBER() OVER (
-          PARTITION BY document_hash
-          ORDER BY reason_rank DESC, time, chain_id, block_number, log_index) AS place
-      FROM (SELECT a.document_hash, {_REASON_RANK} AS reason_rank, {_ROW}
-            {_FROM}
-            WHERE a.document_hash {{documents}} AND {_ON_THE_CHAIN}) ranked) best
-WHERE place = 1
-"""
-BATCH_SQL = {
-    "postgresql": _BATCH_SQL.format(documents="= ANY(%(document_hashes)s)"),
-    "sqlite": _BATCH_SQL.format(documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
-}
-
-
-def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
-                         now: datetime) -> dict[str, tuple]:
-    """document hash -> (rank, then the row as `earliest_valid` gives it) of its most telling
-    attestation, for each of `document_hashes` that has one."""
-    db = connections[DEFAULT_DB_ALIAS]
-    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
-    rows = run_hot(BATCH_SQL[db.vendor], _params(chain_id, now, document_hashes=documents),
-                   fetch="all")
-    return {row[0]: _in_utc(row[1:]) for row in rows}
-
-
 # Only on a miss: does the document have an offchain attestation at all (on the asked
 # chain)? One probe of offchain_document_idx, prepared like the others: the offchain
 # ranking (verification/offchain.py, an ORM query that takes milliseconds to build and
@@ -180,3 +146,94 @@ def with_offchain(document_hashes: list[str], *, chain_id: int | None) -> set[st
     rows = run_hot(OFFCHAIN_OF_EACH_SQL[db.vendor],
                    {"document_hashes": documents, "chain_id": chain_id}, fetch="all")
     return {row[0] for row in rows}
+
+
+# Merkle-bound documents (binding mode `merkle`): a document verifies through the attested
+# root of its batch, under the same rules, ranked the same way; the leaf's root and proof
+# come with the row. Only on a miss of the direct lookup, by merkleleaf_document_idx and
+# then primary keys; the root's attestation is the one the tracking matched to the batch.
+_MERKLE_JOINS = """JOIN attestations_attestation a ON a.chain_id = b.chain_id AND a.uid = b.attestation_uid
+JOIN registry_chain c ON c.chain_id = a.chain_id
+JOIN registry_deployment d ON d.id = a.deployment_id
+LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id"""
+_LEAVES = f"""FROM attestations_merkleleaf l
+JOIN attestations_merklebatch b ON b.id = l.batch_id
+{_MERKLE_JOINS}"""
+_BEST_FIRST = "ORDER BY reason_rank DESC, a.time, a.chain_id, a.block_number, a.log_index"
+MERKLE_SQL = f"""SELECT {_REASON_RANK} AS reason_rank, {_ROW}, b.root, l.proof
+{_LEAVES}
+WHERE l.document_hash = %(document_hash)s AND {_ON_THE_CHAIN}
+{_BEST_FIRST}
+LIMIT 1
+"""
+# A root that a holder's proof leads to: the batches of that root.
+MERKLE_ROOT_SQL = f"""SELECT {_REASON_RANK} AS reason_rank, {_ROW}, b.root
+FROM attestations_merklebatch b
+{_MERKLE_JOINS}
+WHERE b.root = %(root)s AND {_ON_THE_CHAIN}
+{_BEST_FIRST}
+LIMIT 1
+"""
+def _with_proof(row: tuple) -> tuple:
+    # The proof is JSON: Django's PostgreSQL connection hands jsonb over as text, as SQLite
+    # does (None: no Merkle batch).
+    *rest, proof = row
+    return (*rest, json.loads(proof) if isinstance(proof, str) else proof)
+
+
+def most_telling_merkle(document_hash: str, *, chain_id: int | None,
+                        now: datetime) -> tuple | None:
+    """(rank, the row as `earliest_valid` gives it, root, proof) of the root attestation that
+    binds `document_hash` through a Merkle batch, the most telling first; or None."""
+    row = _fetch_one(MERKLE_SQL, _params(chain_id, now, document_hash=document_hash))
+    return None if row is None else _with_proof(row)
+
+
+def most_telling_root(root: str, *, chain_id: int | None, now: datetime) -> tuple | None:
+    """(rank, the row as `earliest_valid` gives it, root) of the attestation of Merkle root
+    `root`, the most telling first; or None when no batch has that root."""
+    return _fetch_one(MERKLE_ROOT_SQL, _params(chain_id, now, root=root))
+
+
+# A batch (POST /v1/verify/batch): for each of many documents at once, in one statement,
+# what the two queries above answer for it: its most telling attestation, where VALID (the
+# highest rank) is the most telling of all, and the earliest breaks ties. So a document
+# with a valid attestation gets the earliest valid one, as VERIFICATION_SQL gives, and any
+# other its reason, as REASON_SQL gives (tests/verification/test_verify_batch.py holds the
+# batch to the single answers). The documents come as one parameter, a list: an array on
+# PostgreSQL (one statement text for any number, prepared once), JSON on SQLite.
+# The documents' Merkle batches are ranked with them (after a direct attestation of the same
+# rank, as verification.services.verify_document prefers it), their root and proof beside.
+_RANKED_OF_EACH = f"""SELECT a.document_hash, {_REASON_RANK} AS reason_rank, {_ROW},
+                   NULL AS root, NULL AS proof, 0 AS via_merkle
+            {_FROM}
+            WHERE a.document_hash {{documents}} AND {_ON_THE_CHAIN}
+            UNION ALL
+            SELECT l.document_hash, {_REASON_RANK} AS reason_rank, {_ROW}, b.root, l.proof,
+                   1 AS via_merkle
+            {_LEAVES}
+            WHERE l.document_hash {{documents}} AND {_ON_THE_CHAIN}"""
+_BATCH_SQL = f"""SELECT document_hash, reason_rank, uid, time, chain_id, attester, schema_uid,
+       tx_hash, block_number, confirmations, block_hash, log_index, address, root, proof
+FROM (SELECT ranked.*, ROW_NUMBER() OVER (
+          PARTITION BY document_hash
+          ORDER BY reason_rank DESC, via_merkle, time, chain_id, block_number, log_index) AS place
+      FROM ({_RANKED_OF_EACH}) ranked) best
+WHERE place = 1
+"""
+BATCH_SQL = {
+    "postgresql": _BATCH_SQL.format(documents="= ANY(%(document_hashes)s)"),
+    "sqlite": _BATCH_SQL.format(documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
+}
+
+
+def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
+                         now: datetime) -> dict[str, tuple]:
+    """document hash -> (rank, then the row as `earliest_valid` gives it, root, proof) of its
+    most telling attestation (root and proof None unless it binds the document through a
+    Merkle batch), for each of `document_hashes` that has one."""
+    db = connections[DEFAULT_DB_ALIAS]
+    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
+    rows = run_hot(BATCH_SQL[db.vendor], _params(chain_id, now, document_hashes=documents),
+                   fetch="all")
+    return {row[0]: _with_proof(_in_utc(row[1:])) for row in rows}

@@ -14,7 +14,8 @@ NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "ch
                 "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
                 "confirmations": None, "blockHash": None, "logIndex": None,
                 "easAddress": None, "getAttestationCall": None, "offchain": None,
-                "timestampProven": None, "reason": "not_found"}
+                "timestampProven": None, "merkleRoot": None, "proof": None,
+                "reason": "not_found"}
 
 
 def not_verified(reason: str) -> dict:
@@ -42,16 +43,44 @@ def attest_by_the_executor(chain, **fields):
     return AttestationFactory(schema=schema, **fields)
 
 
-def query_plan(sql: str, params: dict) -> str:
+def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
     """What the database's planner would do with `sql` over the few rows of a test (told
-    to analyse them, and on PostgreSQL not to prefer a sequential scan of so few)."""
+    to analyse them, and on PostgreSQL not to prefer a sequential scan of so few). With
+    `by_conditions`, PostgreSQL may read an index only by a condition of the query (bitmap
+    scans): over so few rows it may otherwise walk a whole index of another order, as no
+    planner would over millions."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE attestations_attestation")
+        for table in ("attestations_attestation", "attestations_merklebatch",
+                      "attestations_merkleleaf"):
+            cursor.execute(f"ANALYZE {table}")
         if connection.vendor == "postgresql":
             cursor.execute("SET LOCAL enable_seqscan = off")
+            if by_conditions:
+                cursor.execute("SET LOCAL enable_indexscan = off")
             cursor.execute("EXPLAIN " + sql, params)
         else:
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
         return "\n".join(str(row) for row in cursor.fetchall())
+
+
+def bind_in_merkle_batch(chain, documents: list[str], **fields):
+    """A Merkle batch of `documents` on `chain`: its root attested by EXECUTOR (under a root
+    schema, in block 900 unless `fields` say otherwise), its leaves with their proofs, as the
+    workflow tracking leaves them. Returns (root attestation, core.merkle tree)."""
+    from attestations.models import MerkleBatch, MerkleLeaf
+    from core.merkle import ROOT_SCHEMA, MerkleTree
+
+    tree = MerkleTree.of(documents)
+    schema = SchemaFactory(deployment__chain=chain, schema=ROOT_SCHEMA, document_hash_field="",
+                           fields=[{"name": "merkleRoot", "type": "bytes32"}])
+    fields = {"attester": EXECUTOR, "block_number": 900, **fields}
+    root = AttestationFactory(schema=schema, document_hash=None, data=bytes.fromhex(tree.root[2:]),
+                              decoded={"merkleRoot": tree.root}, **fields)
+    batch = MerkleBatch.objects.create(chain=chain, root=tree.root, attester=root.attester,
+                                       tx_hash=root.tx_hash, attestation_uid=root.uid,
+                                       leaf_count=len(documents))
+    MerkleLeaf.objects.bulk_create(MerkleLeaf(batch=batch, document_hash=d, proof=tree.proof(d))
+                                   for d in tree.positions)
+    return root, tree

@@ -145,7 +145,7 @@ def test_an_inactive_chains_attestation_tells_less_than_an_untrusted_one(
 
 
 def test_the_order_of_reasons_is_the_documented_precedence():
-    assert reasons.REASONS == ("not_found", "chain_inactive", "untrusted_attester",
+    assert reasons.REASONS == ("not_found", "invalid_proof", "chain_inactive", "untrusted_attester",
                                "not_timestamped", "expired", "revoked", "not_final")
 
 
@@ -197,10 +197,10 @@ def test_the_reason_sql_finds_the_row_its_orm_reference_finds(dataset, now):  # 
             ranks.add(None if expected is None else expected[0])
     # Every on-chain reason, and verified, came up: the comparison did not pass for want of
     # rows. (`not_timestamped` is an offchain attestation's: tests/verification/
-    # test_verify_offchain.py.)
+    # test_verify_offchain.py; `invalid_proof` a Merkle proof's: test_verify_merkle.py.)
     if now == NOW:
         assert ranks == {None, *range(1, reasons.VALID + 1)} - {
-            reasons.RANK[reasons.NOT_TIMESTAMPED]}
+            reasons.RANK[reasons.NOT_TIMESTAMPED], reasons.RANK[reasons.INVALID_PROOF]}
 
 
 # --- live: true ------------------------------------------------------------------------------

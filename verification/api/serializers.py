@@ -6,6 +6,8 @@ from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 from verification.reasons import REASONS
 
+MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
+
 
 class VerifyRequestSerializer(StrictSerializer):
     document_hash = Bytes32Field(help_text=DOCUMENT_HASH_HELP)
@@ -16,6 +18,14 @@ class VerifyRequestSerializer(StrictSerializer):
         help_text="Re-read the attestation from the chain before answering (slower; 503 when "
         "the chain's RPC endpoints do not answer).",
     )
+    proof = serializers.ListField(
+        child=Bytes32Field(), required=False, max_length=MAX_PROOF,
+        help_text="A Merkle proof the holder has for the document (OpenZeppelin "
+        "StandardMerkleTree, leaf encoding [\"bytes32\"]): the answer is then that proof's, "
+        "verified when it leads to the root of a batch bound here whose attestation passes "
+        "the rules, else `invalid_proof`. Not with `live`.")
+    merkle_root = Bytes32Field(required=False, help_text="The root `proof` must lead to "
+                               "(with `proof` only).")
 
 
 @extend_schema_field({
@@ -72,12 +82,22 @@ class VerifyResponseSerializer(serializers.Serializer):
         allow_null=True, help_text="Whether the chain proves `timestamp`: always for on-chain "
         "attestations; for an offchain one, when its uid was timestamped on chain (then "
         "`timestamp` is that time), else `timestamp` is the attester's signed claim.")
+    merkle_root = Bytes32Field(
+        allow_null=True, help_text="Verified through a Merkle batch: the root its attestation "
+        "(`attestationId`) holds; null otherwise.")
+    proof = serializers.ListField(
+        child=Bytes32Field(), allow_null=True,
+        help_text="With `merkleRoot`: the siblings from the document's leaf "
+        "(keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed "
+        "sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md).")
     reason = serializers.ChoiceField(
         choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
         "among the document's attestations (on `chainId` when given), in this precedence: "
         "`not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` "
-        "> `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). "
+        "> `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` "
+        "(a given Merkle proof leads to no root bound here) > `not_found` (no attestation "
+        "of it). "
         "Each attestation's own reason is its first failing rule: chain active, trusted "
         "attester, not revoked, not expired, final.",
     )

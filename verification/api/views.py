@@ -2,6 +2,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
 
+from core.errors import Invalid
 from core.lean import answer, answer_many, read_request
 from verification.api import serializers
 from verification.metrics import count_verify
@@ -29,6 +30,10 @@ class VerifyViewSet(viewsets.ViewSet):
     def create(self, request):
         # The serializers' work without building them: core/lean.py (measured there).
         body = read_request(serializers.VerifyRequestSerializer, request)
+        if "merkle_root" in body and "proof" not in body:
+            raise Invalid({"merkle_root": ["Give the proof that leads to it too."]})
+        if "proof" in body and body.get("live"):
+            raise Invalid({"live": ["A proof is checked against the index, not live."]})
         result = verify_document(**body)
         count_verify("verified" if result.verified else "not_verified")
         return answer(serializers.VerifyResponseSerializer, result)
