@@ -131,8 +131,10 @@ def workflows_create_many(*, holder: KeyHolder, items: list[dict], keys: list[st
             if not name_items:
                 raise
             raise at_item(exc, f"workflows.{index}") from None
-    for row, key in zip(rows, keys or [None] * len(rows), strict=True):
+    for index, (row, key) in enumerate(zip(rows, keys or [None] * len(rows), strict=True)):
         row.idempotency_key, row.request_fingerprint = key, fingerprint
+        # The queue is claimed oldest first: a microsecond apart, a batch keeps its order.
+        row.created_at = now + timedelta(microseconds=index)
     try:
         with transaction.atomic():
             Workflow.objects.bulk_create(rows)
