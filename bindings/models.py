@@ -2,13 +2,17 @@
 from the request to the confirmed attestation, with every transition recorded.
 
 The state is stored (it is indexed, locked and claimed on); each change goes through
-`Workflow.transition()`, which refuses what the state machine does not allow and applies
-the change with a conditional UPDATE, so that two workers can never both move one row.
+`Workflow.objects.transition_many()` (`Workflow.transition()` for one row, `claim()` for
+a batched claim), which refuses what the state machine does not allow, applies the change
+with a conditional UPDATE, so that two workers can never both move one row, and records
+each move (a WorkflowTransition row and an event for the webhooks' outbox).
 """
 
 import uuid
+from collections.abc import Callable, Sequence
 
-from django.db import models
+from django.db import connection, models, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from core import events
@@ -46,9 +50,130 @@ class IllegalTransition(Exception):
     """The state machine does not allow this move, or the row moved on meanwhile."""
 
     def __init__(self, workflow, to_state: str, actual: str | None = None):
+        self.workflow = workflow
         self.from_state = actual or workflow.state
         self.to_state = to_state
-        super().__init__(f"Workflow {workflow.pk} is {self.from_state}; it cannot become {to_state}.")
+        super().__init__(f"Workflow {getattr(workflow, 'pk', '')} is {self.from_state}; "
+                         f"it cannot become {to_state}.")
+
+
+Cause = str | Callable[["Workflow"], str]
+
+
+class WorkflowQuerySet(models.QuerySet):
+    def transition_many(self, workflows: Sequence["Workflow"], to_state: str, *, cause: Cause,
+                        now=None, each: Callable[["Workflow"], dict] | None = None,
+                        **changes) -> list["Workflow"]:
+        """Move every one of `workflows` (as read in the caller's transaction, locked where
+        the database locks rows) to `to_state` with `changes` (the same for all) and
+        `each(workflow)` (values of its own), recording each move; `cause` is a text or a
+        function of the workflow. All or nothing: IllegalTransition when the state machine
+        does not allow one of the moves, or another worker moved one of the rows first (the
+        UPDATE matches the states read), and then nothing is changed. One UPDATE per chunk
+        of rows (per-row values as CASE, as Django's bulk_update writes them)."""
+        rows = list(workflows)
+        for workflow in rows:
+            if to_state not in TRANSITIONS[workflow.state]:
+                raise IllegalTransition(workflow, to_state)
+        if not rows:
+            return rows
+        now = now or timezone.now()
+        own = {w.pk: each(w) for w in rows} if each else {}
+        chunks = _chunks(rows, len({name for values in own.values() for name in values}))
+        refused = None
+        with transaction.atomic(savepoint=False):
+            for index, chunk in enumerate(chunks):
+                moved = _update_states(chunk, to_state, now, own, changes)
+                if moved != len(chunk):
+                    refused = _refusal(chunk, to_state)
+                    if index == 0 and moved == 0:
+                        break  # nothing changed: refused without spoiling the caller's transaction
+                    raise refused  # the atomic block marks the transaction for rollback
+            else:
+                from_states = [w.state for w in rows]
+                for workflow in rows:
+                    workflow.state, workflow.updated_at = to_state, now
+                    for name, value in {**changes, **own.get(workflow.pk, {})}.items():
+                        setattr(workflow, name, value)
+                record_transitions(rows, from_states, cause, now)
+        if refused is not None:
+            raise refused
+        return rows
+
+    def claim(self, *, chain_id: int, executor, limit: int, now) -> list["Workflow"]:
+        """Hand up to `limit` of the chain's oldest claimable queued workflows to `executor`:
+        one UPDATE ... RETURNING over a sub-select that skips the rows other claims hold
+        locked (PostgreSQL's SKIP LOCKED), so that concurrent claims each take other rows
+        and none waits. On SQLite the same statement runs under the database's write lock
+        (transactions begin IMMEDIATE). The moves are recorded as transition_many's are."""
+        table = Workflow._meta.db_table
+        skip_locked = " FOR UPDATE SKIP LOCKED" if connection.vendor == "postgresql" else ""
+        columns = ", ".join(connection.ops.quote_name(f.column)
+                            for f in Workflow._meta.concrete_fields)
+        sql = (f"UPDATE {table} SET state = %s, executor_id = %s, dispatched_at = %s, "
+               f"attempts = attempts + 1, updated_at = %s "
+               f"WHERE state = %s AND id IN (SELECT id FROM {table} WHERE chain_id = %s "
+               f"AND state = %s AND available_at <= %s AND deadline > %s "
+               f"ORDER BY created_at LIMIT %s{skip_locked}) RETURNING {columns}")
+        db_now = Workflow._meta.get_field("updated_at").get_db_prep_value(now, connection)
+        executor_pk = Workflow._meta.get_field("executor").target_field.get_db_prep_value(
+            executor.pk, connection)
+        with transaction.atomic(savepoint=False):
+            rows = list(self.raw(sql, [WorkflowState.DISPATCHED, executor_pk, db_now, db_now, WorkflowState.QUEUED,
+                                       chain_id, WorkflowState.QUEUED, db_now, db_now, limit]))
+            rows.sort(key=lambda w: (w.created_at, str(w.pk)))  # RETURNING keeps no order
+            for workflow in rows:
+                workflow.executor = executor
+            record_transitions(rows, [WorkflowState.QUEUED] * len(rows),
+                               f"claimed by {executor.address}", now)
+        return rows
+
+
+def _chunks(rows: list, own_fields: int) -> list[list]:
+    """Rows in chunks whose UPDATE stays within the database's parameter limit (SQLite's)."""
+    limit = connection.features.max_query_params
+    size = len(rows) if limit is None else max(1, (limit - 20) // (1 + 2 * own_fields))
+    return [rows[start:start + size] for start in range(0, len(rows), size)]
+
+
+def _update_states(rows: list, to_state: str, now, own: dict, changes: dict) -> int:
+    """One conditional UPDATE of `rows`, each from the state it was read in; how many moved."""
+    by_state: dict[str, list] = {}
+    for workflow in rows:
+        by_state.setdefault(workflow.state, []).append(workflow.pk)
+    read = Q()
+    for state, pks in by_state.items():
+        read |= Q(pk__in=pks, state=state)
+    values = {"state": to_state, "updated_at": now, **changes}
+    for name in {name for w in rows for name in own.get(w.pk, {})}:
+        field = Workflow._meta.get_field(name)
+        values[name] = Case(*[When(pk=w.pk, then=Value(own[w.pk][name], output_field=field))
+                              for w in rows if name in own.get(w.pk, {})],
+                            default=F(name), output_field=field)
+    return Workflow.objects.filter(read).update(**values)
+
+
+def _refusal(rows: list, to_state: str) -> "IllegalTransition":
+    """The first of `rows` that another worker moved (or removed) meanwhile."""
+    actual = dict(Workflow.objects.filter(pk__in=[w.pk for w in rows]).values_list("pk", "state"))
+    first = next((w for w in rows if actual.get(w.pk) != w.state), rows[0])
+    return IllegalTransition(first, to_state, actual.get(first.pk, "gone"))
+
+
+def record_transitions(rows: list, from_states: list[str], cause: Cause, now) -> None:
+    """Record the moves of `rows` (already applied, to their current state): a transition
+    row each (one INSERT), and each event for core.events when anybody listens."""
+    for workflow, before in zip(rows, from_states, strict=True):
+        if before and workflow.state not in TRANSITIONS[before]:  # "": its creation
+            raise IllegalTransition(workflow, workflow.state, before)
+    causes = [(cause(w) if callable(cause) else cause)[:200] for w in rows]
+    WorkflowTransition.objects.bulk_create([
+        WorkflowTransition(workflow=w, from_state=before, to_state=w.state, cause=why,
+                           created_at=now)
+        for w, before, why in zip(rows, from_states, causes, strict=True)])
+    if events.wanted("workflow.state_changed"):
+        for workflow, before, why in zip(rows, from_states, causes, strict=True):
+            workflow.emit_state_changed(before, why, now)
 
 
 class Workflow(models.Model):
@@ -105,29 +230,16 @@ class Workflow(models.Model):
             models.Index(fields=["chain", "-created_at"], name="workflow_chain_idx"),
         ]
 
+    objects = WorkflowQuerySet.as_manager()
+
     def __str__(self):
         return f"workflow {self.pk} ({self.state})"
 
     def transition(self, to_state: str, *, cause: str, now=None, **changes) -> None:
-        """Move to `to_state` with `changes`, recording the transition. Call inside a
-        transaction. Refused (IllegalTransition) when the state machine does not allow it,
+        """Move to `to_state` with `changes`, recording the transition (transition_many of
+        this one row). Refused (IllegalTransition) when the state machine does not allow it,
         or when another worker moved the row first (the UPDATE matches the state read)."""
-        if to_state not in TRANSITIONS[self.state]:
-            raise IllegalTransition(self, to_state)
-        now = now or timezone.now()
-        moved = Workflow.objects.filter(pk=self.pk, state=self.state).update(
-            state=to_state, updated_at=now, **changes
-        )
-        if not moved:
-            actual = Workflow.objects.filter(pk=self.pk).values_list("state", flat=True).first()
-            raise IllegalTransition(self, to_state, actual)
-        WorkflowTransition.objects.create(workflow=self, from_state=self.state, to_state=to_state,
-                                          cause=cause[:200], created_at=now)
-        from_state = self.state
-        self.state, self.updated_at = to_state, now
-        for name, value in changes.items():
-            setattr(self, name, value)
-        self.emit_state_changed(from_state, cause[:200], now)
+        Workflow.objects.transition_many([self], to_state, cause=cause, now=now, **changes)
 
     def emit_state_changed(self, from_state: str, cause: str, now) -> None:
         """Tell core.events (the webhooks' outbox) of a transition, in its transaction."""

@@ -14,6 +14,10 @@ applies what it saw under the row's lock:
 
 A confirmed workflow whose attestation the indexer dropped (a reorganisation) is checked the
 same way: its transaction gone, it goes back to the queue.
+
+Workflows that share a transaction (a `multi` batch: one multiAttest) are looked at with one
+receipt call for the transaction, and moved together (Workflow.objects.transition_many); the
+indexer's attestations of a run's workflows are read with one query, not one per workflow.
 """
 
 import logging
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
@@ -42,6 +46,7 @@ from registry.models import Chain
 logger = logging.getLogger(__name__)
 S = WorkflowState
 REORG_HORIZON_HOURS = 24
+CHUNK = 500  # workflows moved per transaction
 
 
 @dataclass
@@ -84,16 +89,6 @@ def workflows_track(now=None, *, progress: ProgressCallback = no_progress) -> Tr
     return report
 
 
-def _indexed(workflow: Workflow):
-    """The indexer's attestations that bind this workflow's document as it asked."""
-    found = Attestation.objects.filter(chain_id=workflow.chain_id,
-                                       document_hash=workflow.document_hash,
-                                       schema_uid=workflow.schema_uid)
-    if workflow.executor is not None:
-        found = found.filter(attester=workflow.executor.address)
-    return found
-
-
 def _watched(now):
     """Submitted workflows, and recently confirmed ones whose attestation the indexer no
     longer holds (older ones lie deeper than any reorganisation)."""
@@ -113,98 +108,180 @@ class Looked:
     total: int
     done: int = 0
 
-    def one_more(self) -> None:
-        self.done += 1
+    def more(self, count: int) -> None:
+        self.done += count
         self.progress(self.done, max(self.total, self.done))
 
 
 def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None:
     watched = _watched(now).filter(chain=chain).select_related("executor", "chain")
-    rows = list(watched.order_by("created_at"))
+    rows = list(watched.order_by("created_at", "id"))
     if not rows:
         return
     w3 = chain_client(chain)
     head = w3.eth.block_number
-    for workflow in rows:
-        seen = _look(w3, workflow, head)
-        _apply(workflow, seen, report)
-        looked.one_more()
+    receipts = Receipts(w3)
+    seen = {w.pk: _look(receipts, w, head) for w in rows}
+    bound = Bound(chain, rows)
+    for start in range(0, len(rows), CHUNK):
+        chunk = rows[start:start + CHUNK]
+        _apply(chunk, seen, bound, report)
+        looked.more(len(chunk))
 
 
-def _look(w3, workflow: Workflow, head: int) -> Seen:
+class Receipts:
+    """What the chain says of each transaction, asked once per transaction in a run (the
+    workflows of a multiAttest share theirs)."""
+
+    def __init__(self, w3):
+        self.w3 = w3
+        self.memo: dict[str, tuple[str, dict | None]] = {}
+
+    def of(self, tx_hash: str) -> tuple[str, dict | None]:
+        """("mined", receipt), ("pending", None) or ("missing", None)."""
+        if tx_hash not in self.memo:
+            self.memo[tx_hash] = self._ask(tx_hash)
+        return self.memo[tx_hash]
+
+    def _ask(self, tx_hash: str) -> tuple[str, dict | None]:
+        try:
+            return "mined", self.w3.eth.get_transaction_receipt(tx_hash)
+        except TransactionNotFound:
+            pass
+        try:
+            return ("pending" if self.w3.eth.get_transaction(tx_hash) is not None
+                    else "missing"), None
+        except TransactionNotFound:
+            return "missing", None
+
+
+def _look(receipts: Receipts, workflow: Workflow, head: int) -> Seen:
     pending = False
     for tx_hash in reversed(workflow.tx_hashes):  # the newest candidate first
-        try:
-            receipt = w3.eth.get_transaction_receipt(tx_hash)
-        except TransactionNotFound:
-            try:
-                pending = pending or w3.eth.get_transaction(tx_hash) is not None
-            except TransactionNotFound:
-                pass
-            continue
-        block = receipt["blockNumber"]
-        return Seen("mined", tx_hash, block, receipt["status"] == 1, confirmations(head, block))
+        kind, receipt = receipts.of(tx_hash)
+        if kind == "mined":
+            block = receipt["blockNumber"]
+            return Seen("mined", tx_hash, block, receipt["status"] == 1,
+                        confirmations(head, block))
+        pending = pending or kind == "pending"
     return Seen("pending" if pending else "missing")
 
 
-def _apply(snapshot: Workflow, seen: Seen, report: TrackReport) -> None:
+class Bound:
+    """The indexer's attestations that bind the run's workflows' documents (same chain,
+    schema, document hash, attester = the executor), read with one query (per thousands of
+    documents where the database limits a statement's parameters)."""
+
+    def __init__(self, chain: Chain, rows: list[Workflow]):
+        documents = sorted({w.document_hash for w in rows})
+        size = connection.features.max_query_params or len(documents) or 1
+        self.by_document: dict[str, list[Attestation]] = {}
+        for start in range(0, len(documents), size):
+            found = (Attestation.objects.filter(chain=chain,
+                                                document_hash__in=documents[start:start + size])
+                     .only("uid", "tx_hash", "document_hash", "schema_uid", "attester")
+                     .order_by("block_number", "log_index"))
+            for attestation in found:
+                self.by_document.setdefault(attestation.document_hash, []).append(attestation)
+
+    def find(self, workflow: Workflow, *, tx_hash: str | None = None,
+             not_in: list[str] = ()) -> Attestation | None:
+        """The first attestation that binds `workflow`'s document as it asked, in `tx_hash`
+        (when given), in none of `not_in`."""
+        for attestation in self.by_document.get(workflow.document_hash, ()):
+            if (attestation.schema_uid == workflow.schema_uid
+                    and (workflow.executor is None
+                         or attestation.attester == workflow.executor.address)
+                    and tx_hash in (None, attestation.tx_hash)
+                    and attestation.tx_hash not in not_in):
+                return attestation
+        return None
+
+
+def _apply(snapshots: list[Workflow], seen: dict, bound: Bound, report: TrackReport) -> None:
+    """Apply what the chain said to a chunk of workflows, under their locks, in one
+    transaction; those that moved on meanwhile (a result, another tracker) are left to the
+    next run."""
     now = timezone.now()
+    read = {w.pk: (w.state, w.tx_hashes) for w in snapshots}
     with transaction.atomic():
-        workflow = (Workflow.objects.select_for_update(of=("self",)).select_related("executor", "chain")
-                    .filter(pk=snapshot.pk, state=snapshot.state, tx_hashes=snapshot.tx_hashes)
-                    .first())
-        if workflow is None:
-            return  # moved on meanwhile (a result, another tracker): the next run looks again
-        if seen.kind == "mined" and seen.succeeded:
-            _mined(workflow, seen, now, report)
-        elif seen.kind == "mined":
-            report.reverted += 1
-            retry_or_fail(workflow, now=now, error=f"Transaction {seen.tx_hash} reverted.",
-                          cause=f"transaction {seen.tx_hash} reverted in block {seen.block_number}")
-        elif seen.kind == "pending":
-            if workflow.tx_missing_since is not None:
-                _update(workflow, tx_missing_since=None)
-        else:
-            _missing(workflow, now, report)
+        locked = (Workflow.objects.select_for_update(of=("self",)).select_related("executor", "chain")
+                  .filter(pk__in=list(read)).order_by("created_at", "id"))
+        rows = [w for w in locked if (w.state, w.tx_hashes) == read[w.pk]]
+        by_kind: dict[str, list[Workflow]] = {}
+        for workflow in rows:
+            kind = seen[workflow.pk].kind
+            if kind == "mined" and not seen[workflow.pk].succeeded:
+                kind = "reverted"
+            by_kind.setdefault(kind, []).append(workflow)
+        _mined(by_kind.get("mined", []), seen, bound, now, report)
+        _reverted(by_kind.get("reverted", []), seen, now, report)
+        _update([w for w in by_kind.get("pending", []) if w.tx_missing_since is not None],
+                tx_missing_since=None)
+        _missing(by_kind.get("missing", []), bound, now, report)
 
 
-def _mined(workflow: Workflow, seen: Seen, now, report: TrackReport) -> None:
-    if workflow.state == S.CONFIRMED:
-        return  # mined still: the indexer is re-reading the range, and will hold it again
-    attestation = _indexed(workflow).filter(tx_hash=seen.tx_hash).first()
-    if seen.confirmations >= workflow.chain.confirmations and attestation is not None:
-        report.confirmed += 1
-        workflow.transition(
-            S.CONFIRMED, now=now, attestation_uid=attestation.uid, confirmed_at=now,
-            tx_hash=seen.tx_hash, block_number=seen.block_number, tx_missing_since=None,
-            cause=f"{seen.confirmations} confirmations; indexed as {attestation.uid}",
-        )
-    elif (workflow.block_number, workflow.tx_hash, workflow.tx_missing_since) != (
-            seen.block_number, seen.tx_hash, None):
-        _update(workflow, block_number=seen.block_number, tx_hash=seen.tx_hash,
+def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackReport) -> None:
+    final, unchanged = [], {}
+    for workflow in rows:
+        if workflow.state == S.CONFIRMED:
+            continue  # mined still: the indexer is re-reading the range, and will hold it again
+        look = seen[workflow.pk]
+        attestation = bound.find(workflow, tx_hash=look.tx_hash)
+        if look.confirmations >= workflow.chain.confirmations and attestation is not None:
+            final.append((workflow, attestation))
+        elif (workflow.block_number, workflow.tx_hash, workflow.tx_missing_since) != (
+                look.block_number, look.tx_hash, None):
+            unchanged.setdefault(look.tx_hash, []).append(workflow)
+    uid = {w.pk: a.uid for w, a in final}
+    report.confirmed += len(final)
+    Workflow.objects.transition_many(
+        [w for w, _ in final], S.CONFIRMED, now=now, confirmed_at=now, tx_missing_since=None,
+        cause=lambda w: f"{seen[w.pk].confirmations} confirmations; indexed as {uid[w.pk]}",
+        each=lambda w: {"attestation_uid": uid[w.pk], "tx_hash": seen[w.pk].tx_hash,
+                        "block_number": seen[w.pk].block_number})
+    for tx_hash, waiting in unchanged.items():  # not final yet: what was seen, per transaction
+        _update(waiting, block_number=seen[waiting[0].pk].block_number, tx_hash=tx_hash,
                 tx_missing_since=None)
 
 
-def _missing(workflow: Workflow, now, report: TrackReport) -> None:
-    if workflow.tx_missing_since is None:
-        _update(workflow, tx_missing_since=now)
+def _reverted(rows: list[Workflow], seen: dict, now, report: TrackReport) -> None:
+    by_tx: dict[str, list[Workflow]] = {}
+    for workflow in rows:
+        by_tx.setdefault(seen[workflow.pk].tx_hash, []).append(workflow)
+    for tx_hash, sent in by_tx.items():
+        report.reverted += len(sent)
+        block = seen[sent[0].pk].block_number
+        retry_or_fail(sent, now=now, errors={w.pk: f"Transaction {tx_hash} reverted." for w in sent},
+                      cause=f"transaction {tx_hash} reverted in block {block}")
+
+
+def _missing(rows: list[Workflow], bound: Bound, now, report: TrackReport) -> None:
+    _update([w for w in rows if w.tx_missing_since is None], tx_missing_since=now)
     grace = settings.WORKFLOW_TX_MISSING_GRACE_SECONDS
-    if (now - workflow.tx_missing_since).total_seconds() < grace:
-        return
-    # Before binding again: is the document bound on chain under another transaction?
-    elsewhere = _indexed(workflow).exclude(tx_hash__in=workflow.tx_hashes).first()
-    if elsewhere is not None:
-        _update(workflow, tx_hash=elsewhere.tx_hash, tx_missing_since=None,
+    gone = [w for w in rows if (now - w.tx_missing_since).total_seconds() >= grace]
+    requeue = []
+    for workflow in gone:
+        # Before binding again: is the document bound on chain under another transaction?
+        elsewhere = bound.find(workflow, not_in=workflow.tx_hashes)
+        if elsewhere is None:
+            requeue.append(workflow)
+            continue
+        _update([workflow], tx_hash=elsewhere.tx_hash, tx_missing_since=None,
                 tx_hashes=[*workflow.tx_hashes, elsewhere.tx_hash])
+    report.reorganised += len(requeue)
+    Workflow.objects.transition_many(
+        requeue, S.QUEUED, now=now, **requeue_fields(now),
+        cause=lambda w: f"transaction {w.tx_hash or w.tx_hashes[-1]} is no longer on chain "
+        "(reorganisation)")
+
+
+def _update(rows: list[Workflow], **changes) -> None:
+    """Facts about the tracked transaction that are not a change of state: one UPDATE for
+    the rows that share them."""
+    if not rows:
         return
-    report.reorganised += 1
-    gone = workflow.tx_hash or workflow.tx_hashes[-1]
-    workflow.transition(S.QUEUED, now=now, **requeue_fields(now),
-                        cause=f"transaction {gone} is no longer on chain (reorganisation)")
-
-
-def _update(workflow: Workflow, **changes) -> None:
-    """Facts about the tracked transaction that are not a change of state."""
-    Workflow.objects.filter(pk=workflow.pk).update(**changes)
-    for name, value in changes.items():
-        setattr(workflow, name, value)
+    Workflow.objects.filter(pk__in=[w.pk for w in rows]).update(**changes)
+    for workflow in rows:
+        for name, value in changes.items():
+            setattr(workflow, name, value)

@@ -1,5 +1,6 @@
-"""Workflow services: create a binding request, hand jobs to executors, take their results,
-expire and requeue what nobody finishes. Tracking the chain is in tracking.py.
+"""Workflow services: create binding requests (one or a batch), retry or fail after an
+error, expire and requeue what nobody finishes. Executor jobs are in jobs.py, tracking the
+chain in tracking.py.
 
 The chain's document schema: a workflow without `schemaId` uses the schema registered on its
 chain with exactly `bytes32 documentHash`, as the indexer read it from the chain's
@@ -20,12 +21,12 @@ from django.utils import timezone
 
 from attestations import schema as schema_grammar
 from attestations.models import Schema
-from bindings.models import IllegalTransition, Workflow, WorkflowState, WorkflowTransition
+from bindings.models import Workflow, WorkflowState, record_transitions
 from core.eas_abi import ZERO_ADDRESS
-from core.errors import Conflict, Invalid, NotFound, PermissionDenied
-from executors.models import Executor, ExecutorStatus
+from core.errors import Conflict, DomainError, Invalid, NotFound
+from executors.models import ExecutorStatus
 from registry.authentication import KeyHolder
-from registry.models import Chain, Deployment
+from registry.models import Chain
 
 S = WorkflowState
 DOCUMENT_SCHEMA = "bytes32 documentHash"
@@ -96,52 +97,132 @@ def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
     With an idempotency key, a repeat of the same body returns the first workflow; the same
     key with another body is a conflict.
     """
-    if idempotency_key is not None:
-        earlier = _by_key(holder, idempotency_key, fingerprint)
+    item = {"chain_id": chain_id, "document_hash": document_hash, "schema_id": schema_uid,
+            "data": data or {}}
+    ((workflow, created),) = workflows_create_many(
+        holder=holder, items=[item], keys=None if idempotency_key is None else [idempotency_key],
+        fingerprint=fingerprint, now=now, name_items=False)
+    return workflow, created
+
+
+def workflows_create_many(*, holder: KeyHolder, items: list[dict], keys: list[str] | None,
+                          fingerprint: str = "", now=None,
+                          name_items: bool = True) -> list[tuple[Workflow, bool]]:
+    """Accept binding requests (dicts of chain_id, document_hash, schema_id, data), each
+    checked as a single one is, and queue them all, or none: a refusal names the item by its
+    index (`workflows.3`) when `name_items`. Returns (workflow, created) in request order.
+
+    `keys` (one idempotency key per item, or None): when the first item's key was used, the
+    request is a repeat: the same body (`fingerprint`, kept on every item) returns the
+    workflows created then, another body is a conflict. Bulk inserts: the workflows, then
+    their creation and queueing recorded as transition_many records moves.
+    """
+    if keys is not None:
+        earlier = _by_keys(holder, keys, fingerprint)
         if earlier is not None:
-            return earlier, False
-    chain = Chain.objects.filter(pk=chain_id).first()
-    if chain is None:
-        raise Invalid({"chain_id": [f"No chain with chain id {chain_id} is registered."]},
-                              code="does_not_exist")
-    if not chain.is_active:
-        raise Conflict(f"Chain {chain.chain_id} is inactive and takes no workflows.",
-                       code="chain_inactive")
-    schema = _schema_for(chain, schema_uid)
-    data = data or {}
-    encoded = _encoded(document_hash, schema, data)
+            return [(workflow, False) for workflow in earlier]
     now = now or timezone.now()
-    workflow = Workflow(
-        chain=chain, document_hash=document_hash, schema_uid=schema.uid, data=data,
-        schema=schema.schema, revocable=schema.revocable, attestation_data=encoded,
-        state=S.RECEIVED, deadline=_claim_deadline(now), available_at=now, created_by=holder.prefix,
-        idempotency_key=idempotency_key, request_fingerprint=fingerprint, created_at=now,
-        updated_at=now,
-    )
+    known = _Known()
+    rows = []
+    for index, item in enumerate(items):
+        try:
+            rows.append(_new_workflow(item, known, holder, now))
+        except DomainError as exc:
+            if not name_items:
+                raise
+            raise at_item(exc, f"workflows.{index}") from None
+    for index, (row, key) in enumerate(zip(rows, keys or [None] * len(rows), strict=True)):
+        row.idempotency_key, row.request_fingerprint = key, fingerprint
+        # The queue is claimed oldest first: a microsecond apart, a batch keeps its order.
+        row.created_at = now + timedelta(microseconds=index)
     try:
         with transaction.atomic():
-            workflow.save(force_insert=True)
-            WorkflowTransition.objects.create(workflow=workflow, from_state="", to_state=S.RECEIVED,
-                                              cause="requested", created_at=now)
-            workflow.emit_state_changed("", "requested", now)
-            workflow.transition(S.QUEUED, cause="accepted", now=now)
+            Workflow.objects.bulk_create(rows)
+            record_transitions(rows, [""] * len(rows), "requested", now)
+            Workflow.objects.transition_many(rows, S.QUEUED, cause="accepted", now=now)
     except IntegrityError:
-        if idempotency_key is None:
+        if keys is None:
             raise
-        # A concurrent request with the same key won the race.
-        earlier = _by_key(holder, idempotency_key, fingerprint)
+        # A concurrent request with the same keys won the race.
+        earlier = _by_keys(holder, keys, fingerprint)
         if earlier is None:
             raise
-        return earlier, False
-    return workflow, True
+        return [(workflow, False) for workflow in earlier]
+    return [(row, True) for row in rows]
+
+
+class _Known:
+    """The chains and schemas a batch names, each read once."""
+
+    def __init__(self):
+        self.chains: dict[int, Chain | None] = {}
+        self.schemas: dict[tuple, Schema] = {}
+
+    def chain(self, chain_id: int) -> Chain:
+        if chain_id not in self.chains:
+            self.chains[chain_id] = Chain.objects.filter(pk=chain_id).first()
+        chain = self.chains[chain_id]
+        if chain is None:
+            raise Invalid({"chain_id": [f"No chain with chain id {chain_id} is registered."]},
+                          code="does_not_exist")
+        if not chain.is_active:
+            raise Conflict(f"Chain {chain.chain_id} is inactive and takes no workflows.",
+                           code="chain_inactive")
+        return chain
+
+    def schema(self, chain: Chain, schema_uid: str | None) -> Schema:
+        if (chain.pk, schema_uid) not in self.schemas:
+            self.schemas[chain.pk, schema_uid] = _schema_for(chain, schema_uid)
+        return self.schemas[chain.pk, schema_uid]
+
+
+def _new_workflow(item: dict, known: _Known, holder: KeyHolder, now) -> Workflow:
+    chain = known.chain(item["chain_id"])
+    schema = known.schema(chain, item.get("schema_id"))
+    data = item.get("data") or {}
+    encoded = _encoded(item["document_hash"], schema, data)
+    return Workflow(
+        id=uuid.uuid4(), chain=chain, document_hash=item["document_hash"],
+        schema_uid=schema.uid, data=data, schema=schema.schema, revocable=schema.revocable,
+        attestation_data=encoded, state=S.RECEIVED, deadline=_claim_deadline(now),
+        available_at=now, created_by=holder.prefix, created_at=now, updated_at=now,
+    )
+
+
+def at_item(exc: DomainError, where: str) -> DomainError:
+    """The refusal `exc` of one item of a batch, naming the item (`where`: `results.3`):
+    its field errors nested under it, its detail prefixed with it."""
+    if isinstance(exc.detail, dict):  # field errors given as the detail (Invalid)
+        return type(exc)({where: exc.detail}, exc.code)
+    errors = {where: exc.errors} if exc.errors is not None else {where: [str(exc.detail)]}
+    return type(exc)(f"{where}: {exc.detail}", exc.code, errors=errors)
+
+
+def _by_keys(holder: KeyHolder, keys: list[str], fingerprint: str) -> list[Workflow] | None:
+    """The workflows an earlier request with these keys created (in the keys' order), or None
+    when it was not made; a conflict when it had another body."""
+    first = _by_key(holder, keys[0], fingerprint)
+    if first is None:
+        return None
+    if len(keys) == 1:
+        return [first]
+    found = {w.idempotency_key: w for w in Workflow.objects.filter(
+        created_by=holder.prefix, idempotency_key__in=keys)}
+    if len(found) != len(keys):  # the same first key, another number of items
+        raise _key_reused()
+    return [found[key] for key in keys]
 
 
 def _by_key(holder: KeyHolder, key: str, fingerprint: str) -> Workflow | None:
     earlier = Workflow.objects.filter(created_by=holder.prefix, idempotency_key=key).first()
     if earlier is not None and earlier.request_fingerprint != fingerprint:
-        raise Conflict("This Idempotency-Key was used with another request body.",
-                       code="idempotency_key_reused")
+        raise _key_reused()
     return earlier
+
+
+def _key_reused() -> Conflict:
+    return Conflict("This Idempotency-Key was used with another request body.",
+                    code="idempotency_key_reused")
 
 
 def _claim_deadline(queued_at):
@@ -161,123 +242,29 @@ def requeue_fields(now, delay: timedelta = timedelta(0)) -> dict:
             "available_at": available_at, "deadline": _claim_deadline(available_at)}
 
 
-def retry_or_fail(workflow: Workflow, *, cause: str, error: str, now) -> None:
-    """After an executor's error or a reverted transaction: back to the queue after a
-    back-off, or failed for good once the attempts are used up. Inside a transaction."""
-    if workflow.attempts >= settings.WORKFLOW_MAX_ATTEMPTS:
-        workflow.transition(S.FAILED, cause=f"{cause}; no attempts left", now=now,
-                            last_error=error[:2000])
-        return
-    delay = _backoff(workflow.attempts)
-    workflow.transition(S.QUEUED, now=now, last_error=error[:2000],
-                        cause=f"{cause}; retry in {int(delay.total_seconds())} s",
-                        **requeue_fields(now, delay))
+def retry_or_fail(workflows: list[Workflow], *, cause: str, errors: dict, now) -> None:
+    """After executors' errors or reverted transactions (`errors`: workflow id -> error):
+    back to the queue after a back-off, or failed for good once a workflow's attempts are
+    used up. Inside a transaction; all or nothing (transition_many)."""
+    spent = [w for w in workflows if w.attempts >= settings.WORKFLOW_MAX_ATTEMPTS]
+    again = [w for w in workflows if w.attempts < settings.WORKFLOW_MAX_ATTEMPTS]
+    Workflow.objects.transition_many(spent, S.FAILED, cause=f"{cause}; no attempts left",
+                                     now=now, each=lambda w: {"last_error": errors[w.pk][:2000]})
+
+    def delay(workflow) -> timedelta:
+        return _backoff(workflow.attempts)
+
+    Workflow.objects.transition_many(
+        again, S.QUEUED, now=now,
+        cause=lambda w: f"{cause}; retry in {int(delay(w).total_seconds())} s",
+        each=lambda w: {"last_error": errors[w.pk][:2000], **requeue_fields(now, delay(w))})
 
 
-# Executor jobs
-
-
-def _chain(chain_ref: str) -> Chain:
+def chain_by_ref(chain_ref: str) -> Chain:
     try:
         return Chain.objects.by_ref(chain_ref)
     except Chain.DoesNotExist:
         raise NotFound(f"No chain {chain_ref!r} is registered.") from None
-
-
-def _executor(chain: Chain, holder: KeyHolder, executor_id) -> Executor:
-    executor = Executor.objects.filter(pk=executor_id, chain=chain).first()
-    if executor is None or executor.status == ExecutorStatus.DEREGISTERED:
-        raise NotFound("No executor with this id on this chain: register it (again).")
-    executor.check_owner(holder)
-    return executor
-
-
-def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, now=None) -> dict | None:
-    """Hand the oldest claimable queued workflow of the chain to the executor: the job (see
-    job_payload), or None if none is claimable.
-
-    On PostgreSQL, the candidate row is locked with SKIP LOCKED: concurrent claims each take
-    another row instead of waiting. Elsewhere, the conditional UPDATE of transition() makes
-    a lost race visible, and the claim tries the next candidate.
-    """
-    chain = _chain(chain_ref)
-    executor = _executor(chain, holder, executor_id)
-    if not chain.is_active:
-        raise Conflict(f"Chain {chain.chain_id} is inactive.", code="chain_inactive")
-    status = executor.current_status()
-    if status != ExecutorStatus.HEALTHY:
-        raise Conflict(f"This executor is {status}: only a healthy executor takes jobs "
-                       "(heartbeat first).", code="executor_not_healthy")
-    skip_locked = connection.features.has_select_for_update_skip_locked
-    for _ in range(20):
-        with transaction.atomic():
-            at = now or timezone.now()
-            queued = (Workflow.objects.filter(chain=chain, state=S.QUEUED, available_at__lte=at,
-                                              deadline__gt=at).order_by("created_at"))
-            if skip_locked:
-                queued = queued.select_for_update(skip_locked=True)
-            workflow = queued.first()
-            if workflow is None:
-                return None
-            try:
-                workflow.transition(S.DISPATCHED, now=at, cause=f"claimed by {executor.address}",
-                                    executor=executor, dispatched_at=at,
-                                    attempts=workflow.attempts + 1)
-            except IllegalTransition:
-                continue  # another claim took it first (without SKIP LOCKED)
-            # In the claim's transaction: a job that cannot be described is not handed out.
-            return job_payload(workflow)
-    return None
-
-
-def job_report(*, chain_ref: str, holder: KeyHolder, workflow_id, executor_id,
-               tx_hash: str | None = None, error: str | None = None, now=None) -> Workflow:
-    """An executor's result: the hash of the transaction it sent, or the error it met."""
-    chain = _chain(chain_ref)
-    executor = _executor(chain, holder, executor_id)
-    try:
-        workflow_id = uuid.UUID(str(workflow_id))
-    except ValueError:
-        raise NotFound("No workflow with this id on this chain.") from None
-    with transaction.atomic():
-        workflow = (Workflow.objects.select_for_update().filter(pk=workflow_id, chain=chain)
-                    .first())
-        if workflow is None:
-            raise NotFound("No workflow with this id on this chain.")
-        if workflow.executor_id != executor.pk:
-            raise PermissionDenied("This job is not held by this executor.")
-        at = now or timezone.now()
-        if tx_hash is not None:
-            _report_tx(workflow, executor, tx_hash, at)
-        elif workflow.state != S.DISPATCHED:
-            raise _wrong_state(workflow)
-        else:
-            retry_or_fail(workflow, cause=f"executor {executor.address} reported an error",
-                          error=error, now=at)
-    return workflow
-
-
-def _report_tx(workflow: Workflow, executor: Executor, tx_hash: str, now) -> None:
-    if workflow.state == S.SUBMITTED:
-        # The same hash again is a repeat; another one replaces the transaction (same nonce,
-        # more gas): every candidate is kept, the newest is tracked first.
-        if tx_hash not in workflow.tx_hashes:
-            changes = {"tx_hash": tx_hash, "tx_hashes": [*workflow.tx_hashes, tx_hash],
-                       "tx_missing_since": None, "updated_at": now}
-            Workflow.objects.filter(pk=workflow.pk).update(**changes)
-            for name, value in changes.items():
-                setattr(workflow, name, value)
-        return
-    if workflow.state != S.DISPATCHED:
-        raise _wrong_state(workflow)
-    hashes = workflow.tx_hashes if tx_hash in workflow.tx_hashes else [*workflow.tx_hashes, tx_hash]
-    workflow.transition(S.SUBMITTED, now=now, cause=f"executor {executor.address} sent {tx_hash}",
-                        tx_hash=tx_hash, tx_hashes=hashes, tx_missing_since=None)
-
-
-def _wrong_state(workflow: Workflow) -> Conflict:
-    return Conflict(f"This workflow is {workflow.state}: it takes no result now.",
-                    code="illegal_state")
 
 
 # Housekeeping (run by the tracking task)
@@ -286,8 +273,10 @@ def _wrong_state(workflow: Workflow) -> Conflict:
 def workflows_expire(now=None) -> int:
     """Queued workflows that nobody claimed before their deadline: expired."""
     now = now or timezone.now()
-    return _move_each(Workflow.objects.filter(state=S.QUEUED, deadline__lte=now),
-                      lambda w: w.transition(S.EXPIRED, cause="nobody claimed it in time", now=now))
+    return _move_each(
+        Workflow.objects.filter(state=S.QUEUED, deadline__lte=now),
+        lambda rows: Workflow.objects.transition_many(rows, S.EXPIRED, now=now,
+                                                      cause="nobody claimed it in time"))
 
 
 def workflows_requeue_abandoned(now=None) -> int:
@@ -295,46 +284,32 @@ def workflows_requeue_abandoned(now=None) -> int:
     has held past the dispatch timeout without a result: back to the queue, no back-off."""
     now = now or timezone.now()
     timeout = now - timedelta(seconds=settings.WORKFLOW_DISPATCH_TIMEOUT_SECONDS)
-    gone = (Q(executor__isnull=True)
-            | Q(executor__status__in=[ExecutorStatus.OFFLINE, ExecutorStatus.DEREGISTERED]))
+    gone_states = (ExecutorStatus.OFFLINE, ExecutorStatus.DEREGISTERED)
+    gone = Q(executor__isnull=True) | Q(executor__status__in=gone_states)
     abandoned = Workflow.objects.filter(Q(state=S.DISPATCHED) & (gone | Q(dispatched_at__lte=timeout)))
 
-    def requeue(workflow):
+    def cause(workflow) -> str:
         executor = workflow.executor
-        if executor is not None and executor.status not in (ExecutorStatus.OFFLINE,
-                                                            ExecutorStatus.DEREGISTERED):
-            cause = "no result within the dispatch timeout"
-        else:
-            cause = f"executor {executor.address if executor else '(removed)'} went offline"
-        workflow.transition(S.QUEUED, cause=cause, now=now, **requeue_fields(now))
+        if executor is not None and executor.status not in gone_states:
+            return "no result within the dispatch timeout"
+        return f"executor {executor.address if executor else '(removed)'} went offline"
 
-    return _move_each(abandoned.select_related("executor"), requeue)
+    return _move_each(abandoned.select_related("executor"),
+                      lambda rows: Workflow.objects.transition_many(
+                          rows, S.QUEUED, cause=cause, now=now, **requeue_fields(now)))
 
 
 def _move_each(queryset, move, batch: int = 500) -> int:
-    """Apply `move` to each row, locked (SKIP LOCKED where the database has it) in batches,
-    one transaction per batch; rows that another worker moved meanwhile are left."""
+    """Apply `move` to the rows, locked (SKIP LOCKED where the database has it) in batches,
+    one transaction per batch: rows that another worker holds are left to it."""
     moved = 0
     skip_locked = connection.features.has_select_for_update_skip_locked
     while True:
-        before = moved
         with transaction.atomic():
             rows = queryset.order_by("created_at")
             rows = rows.select_for_update(skip_locked=True, of=("self",)) if skip_locked else rows
             rows = list(rows[:batch])
-            for workflow in rows:
-                try:
-                    move(workflow)
-                    moved += 1
-                except IllegalTransition:
-                    pass
-        if len(rows) < batch or moved == before:
+            move(rows)
+        moved += len(rows)
+        if len(rows) < batch:
             return moved
-
-
-def job_payload(workflow: Workflow) -> dict:
-    """What the executor needs to attest a claimed workflow."""
-    eas = (Deployment.objects.filter(chain_id=workflow.chain_id, kind=Deployment.Kind.EAS)
-           .order_by("id").values_list("address", flat=True).first())
-    return {"workflow": workflow, "eas_address": eas,
-            "encoded_data": "0x" + bytes(workflow.attestation_data).hex()}

@@ -31,7 +31,18 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="reference-executor")
     parser.add_argument("--receipt-timeout", type=float, default=120.0)
     parser.add_argument("--poll-seconds", type=float, default=2.0)
+    parser.add_argument("--batch", type=batch_size, default=1,
+                        help="Jobs per claim, 1 to 500 (default 1: one job per claim and per "
+                             "report); a claimed batch's `multi` jobs share one multiAttest, "
+                             "and its results go back in one report.")
     return parser
+
+
+def batch_size(value: str) -> int:
+    number = int(value)
+    if not 1 <= number <= 500:
+        raise argparse.ArgumentTypeError("expected 1 to 500")
+    return number
 
 
 def main(argv: list[str] | None = None, environ=os.environ) -> int:
@@ -57,7 +68,7 @@ def main(argv: list[str] | None = None, environ=os.environ) -> int:
         executor = ReferenceExecutor(service, needed["EXECUTOR_CHAIN"],
                                      needed["EXECUTOR_PRIVATE_KEY"], lambda chain_id: w3,
                                      name=args.name, receipt_timeout=args.receipt_timeout,
-                                     poll_seconds=args.poll_seconds,
+                                     poll_seconds=args.poll_seconds, batch=args.batch,
                                      out=lambda line: print(line, flush=True))
     except (LookupError, ValueError) as exc:  # a key that is no private key
         parser.error(str(exc))

@@ -1,11 +1,13 @@
-"""The chain side: sign an EAS `attest` with the executor's own key (local nonce count, gas
-estimate, fees), send it, wait for its receipt. The EAS address comes with each job
-(`easAddress`, as GET /chains lists it: an executor key has no access to /chains itself)."""
+"""The chain side: sign an EAS `attest` (one job) or `multiAttest` (a batch of jobs) with the
+executor's own key (local nonce count, gas estimate, fees), send it, wait for its receipt,
+read the attestation uids from it. The EAS address comes with each job (`easAddress`, as
+GET /chains lists it: an executor key has no access to /chains itself)."""
 
 import logging
 
 from eth_account import Account
 from web3 import HTTPProvider, Web3
+from web3.logs import DISCARD
 
 from core.eas_abi import ZERO_ADDRESS, ZERO_UID, eas_abi
 
@@ -41,14 +43,25 @@ class Signer:
 
     def attest(self, job: dict) -> str:
         """Send the attestation of a job; returns the transaction hash."""
-        request = (bytes.fromhex(job["schemaId"][2:]), (
-            Web3.to_checksum_address(ZERO_ADDRESS), 0, job.get("revocable", True),
-            bytes.fromhex(ZERO_UID[2:]), bytes.fromhex(job["encodedData"][2:]), 0))
+        request = (_bytes(job["schemaId"]), request_data(job))
+        return self._send(self._eas(job).functions.attest(request))
+
+    def multi_attest(self, jobs: list[dict]) -> str:
+        """Send the attestations of jobs (of one chain, so one EAS) in one `multiAttest`: a
+        MultiAttestationRequest per schema, in the order of each schema's first job; the
+        `Attested` logs come in that order (attested_uids)."""
+        requests = [(_bytes(schema), [request_data(job) for job in group])
+                    for schema, group in by_schema(jobs).items()]
+        return self._send(self._eas(jobs[0]).functions.multiAttest(requests))
+
+    def _eas(self, job: dict):
         if not job.get("easAddress"):
             raise LookupError(f"Chain {self.chain_id} has no EAS deployment registered.")
-        eas = self.w3.eth.contract(address=Web3.to_checksum_address(job["easAddress"]),
-                                   abi=eas_abi())
-        call = eas.functions.attest(request)
+        return self.w3.eth.contract(address=Web3.to_checksum_address(job["easAddress"]),
+                                    abi=eas_abi())
+
+    def _send(self, call) -> str:
+        """Sign and send a contract call; returns the transaction hash."""
         for retry in range(2):
             tx = {"from": self.account.address, "chainId": self.chain_id,
                   "nonce": self._next_nonce(), **self._fees()}
@@ -65,6 +78,15 @@ class Signer:
             return "0x" + bytes(tx_hash).hex()
         raise RuntimeError("unreachable")
 
+    def attested_uids(self, receipt, eas_address: str) -> list[str]:
+        """The uids of the `Attested` events the EAS contract itself emitted in `receipt`,
+        in log order: a schema's resolver is called within the transaction and can emit
+        events of the same signature, which are not attestations."""
+        own = [log for log in receipt["logs"] if log["address"].lower() == eas_address.lower()]
+        eas = self.w3.eth.contract(address=Web3.to_checksum_address(eas_address), abi=eas_abi())
+        events = eas.events.Attested().process_receipt({**receipt, "logs": own}, errors=DISCARD)
+        return ["0x" + bytes(event["args"]["uid"]).hex() for event in events]
+
     def wait(self, tx_hash: str, timeout: float) -> dict | None:
         """The receipt, or None when it did not come within `timeout` seconds."""
         try:
@@ -73,3 +95,23 @@ class Signer:
         except Exception as exc:  # web3's TimeExhausted, or the node went away
             logger.warning("No receipt for %s within %s s: %s", tx_hash, timeout, exc)
             return None
+
+
+def by_schema(jobs: list[dict]) -> dict[str, list[dict]]:
+    """Jobs grouped by schema, in the order of each schema's first job: the requests of a
+    multiAttest, and so the order of its `Attested` logs."""
+    groups: dict[str, list[dict]] = {}
+    for job in jobs:
+        groups.setdefault(job["schemaId"], []).append(job)
+    return groups
+
+
+def request_data(job: dict) -> tuple:
+    """A job's AttestationRequestData: (recipient, expirationTime, revocable, refUID, data,
+    value)."""
+    return (Web3.to_checksum_address(ZERO_ADDRESS), 0, job.get("revocable", True),
+            _bytes(ZERO_UID), _bytes(job["encodedData"]), 0)
+
+
+def _bytes(hex_string: str) -> bytes:
+    return bytes.fromhex(hex_string[2:])

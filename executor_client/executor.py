@@ -1,6 +1,12 @@
 """The executor's loop: register its address on a chain, keep its lease alive with heartbeats
-(a thread), claim jobs, attest each, report the hash (or the error it met), wait for the
-receipt with a timeout. A stop request (SIGTERM) lets the job in hand finish first."""
+(a thread), claim jobs (one, or a batch of up to `batch`), bind them as each job's
+`bindingMode` says, report the hashes (or the errors met), wait for the receipts with a
+timeout and log the attestation uids they hold. A stop request (SIGTERM) lets the jobs in
+hand finish first.
+
+Binding modes: `single` jobs are attested one transaction each; `multi` jobs of a claimed
+batch together, in one multiAttest (`merkle` jobs too, until this executor has their path).
+"""
 
 import logging
 import signal
@@ -13,7 +19,7 @@ import requests
 from eth_account import Account
 from web3 import Web3
 
-from executor_client.chain import Signer
+from executor_client.chain import Signer, by_schema
 from executor_client.service import ServiceClient, ServiceError
 
 logger = logging.getLogger(__name__)
@@ -21,19 +27,31 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class Sent:
+    """What came of one job: the transaction sent (`tx_hash`), or the error met."""
+
     workflow_id: str
     tx_hash: str
+    error: str = ""
+    eas_address: str = ""
+    position: int = 0  # its place among the transaction's `Attested` logs
+
+    def result(self) -> dict:
+        """The job's result as POST .../jobs/results takes it."""
+        outcome = {"txHash": self.tx_hash} if self.tx_hash else {"error": self.error[:2000]}
+        return {"workflowId": self.workflow_id, **outcome}
 
 
 class ReferenceExecutor:
     def __init__(self, service: ServiceClient, chain_ref: str, private_key: str,
                  web3_for: Callable[[int], Web3], *, name: str = "reference-executor",
-                 receipt_timeout: float = 120.0, poll_seconds: float = 2.0, out=None):
+                 receipt_timeout: float = 120.0, poll_seconds: float = 2.0, batch: int = 1,
+                 out=None):
         self.service = service
         self.chain_ref = chain_ref
         self.name = name
         self.receipt_timeout = receipt_timeout
         self.poll_seconds = poll_seconds
+        self.batch = batch  # jobs per claim; 1: one job per claim and per report
         self.stopping = threading.Event()
         self.out = out or (lambda line: logger.info(line))
         self.private_key = private_key
@@ -72,25 +90,50 @@ class ReferenceExecutor:
         except (requests.RequestException, ServiceError):
             pass
 
-    def work_once(self) -> Sent | None:
-        """Claim one job and send its attestation; None when nothing is queued."""
-        job = self.service.claim(self.chain_ref, self.executor_id)
-        if job is None:
-            return None
-        workflow_id = job["workflowId"]
-        self.pending += 1
+    def work_once(self) -> list[Sent]:
+        """Claim jobs (one, or up to `batch`), bind them, report what came of each; empty
+        when nothing is queued."""
+        if self.batch == 1:
+            job = self.service.claim(self.chain_ref, self.executor_id)
+            jobs = [] if job is None else [job]
+        else:
+            jobs = self.service.claim(self.chain_ref, self.executor_id, limit=self.batch)["jobs"]
+        if not jobs:
+            return []
+        self.pending += len(jobs)
         try:
-            tx_hash = self.signer.attest(job)
-        except Exception as exc:  # a revert in the estimate, a refused transaction, ...
-            self.out(f"workflow {workflow_id}: error {exc}")
-            self.service.report(self.chain_ref, workflow_id, self.executor_id,
-                                error=str(exc)[:2000])
-            return Sent(workflow_id, "")
+            sent = self._bind(jobs)
         finally:
-            self.pending -= 1
-        self.service.report(self.chain_ref, workflow_id, self.executor_id, txHash=tx_hash)
-        self.out(f"workflow {workflow_id}: sent {tx_hash}")
-        return Sent(workflow_id, tx_hash)
+            self.pending -= len(jobs)
+        if self.batch == 1:
+            (one,) = sent
+            self.service.report(self.chain_ref, one.workflow_id, self.executor_id,
+                                **{k: v for k, v in one.result().items() if k != "workflowId"})
+        else:
+            self.service.report_many(self.chain_ref, self.executor_id, [s.result() for s in sent])
+        for done in sent:
+            what = f"sent {done.tx_hash}" if done.tx_hash else f"error {done.error}"
+            self.out(f"workflow {done.workflow_id}: {what}")
+        return sent
+
+    def _bind(self, jobs: list[dict]) -> list[Sent]:
+        """Send the jobs' attestations: a transaction per `single` job, one multiAttest for
+        the others (grouped per schema, as the logs of its receipt will be)."""
+        single = [job for job in jobs if job.get("bindingMode", "single") == "single"]
+        together = [job for group in by_schema([j for j in jobs if j not in single]).values()
+                    for job in group]
+        sent = [s for job in single for s in self._send([job], self.signer.attest, job)]
+        if together:
+            sent += self._send(together, self.signer.multi_attest, together)
+        return sent
+
+    def _send(self, jobs: list[dict], send, argument) -> list[Sent]:
+        try:
+            tx_hash = send(argument)
+        except Exception as exc:  # a revert in the estimate, a refused transaction, ...
+            return [Sent(job["workflowId"], "", error=str(exc)) for job in jobs]
+        return [Sent(job["workflowId"], tx_hash, eas_address=job.get("easAddress") or "",
+                     position=index) for index, job in enumerate(jobs)]
 
     def run(self, *, once: bool = False) -> list[Sent]:
         """Work until stopped; with `once`, until the queue is empty and the receipts are in."""
@@ -104,29 +147,42 @@ class ReferenceExecutor:
                     done = self.work_once()
                 except (requests.RequestException, ServiceError) as exc:
                     logger.warning("Claim failed: %s", exc)
-                    done = None
-                if done is not None:
-                    sent.append(done)
-                    if not once and done.tx_hash:
-                        self._receipt(done)
+                    done = []
+                if done:
+                    sent.extend(done)
+                    if not once:
+                        self._receipts(done)
                 elif once:
                     break
                 else:
                     self.stopping.wait(self.poll_seconds)
             if once:
-                for done in sent:
-                    if done.tx_hash:
-                        self._receipt(done)
+                self._receipts(sent)
         finally:
             self.stopping.set()
             beats.join(timeout=self.service.timeout + 1)
         return sent
 
-    def _receipt(self, done: Sent) -> None:
-        receipt = self.signer.wait(done.tx_hash, self.receipt_timeout)
-        if receipt is not None:
-            outcome = "mined" if receipt["status"] == 1 else "reverted"
-            self.out(f"workflow {done.workflow_id}: {outcome} in block {receipt['blockNumber']}")
+    def _receipts(self, sent: list[Sent]) -> None:
+        """Wait for each transaction's receipt once, and log what came of its jobs, with the
+        uid of each attestation (read from the EAS contract's own logs)."""
+        by_tx: dict[str, list[Sent]] = {}
+        for done in sent:
+            if done.tx_hash:
+                by_tx.setdefault(done.tx_hash, []).append(done)
+        for tx_hash, together in by_tx.items():
+            receipt = self.signer.wait(tx_hash, self.receipt_timeout)
+            if receipt is None:
+                continue
+            block = receipt["blockNumber"]
+            if receipt["status"] != 1:
+                for done in together:
+                    self.out(f"workflow {done.workflow_id}: reverted in block {block}")
+                continue
+            uids = self.signer.attested_uids(receipt, together[0].eas_address)
+            for done in together:
+                uid = uids[done.position] if done.position < len(uids) else "(no Attested log)"
+                self.out(f"workflow {done.workflow_id}: mined in block {block} as {uid}")
 
 
 @contextmanager

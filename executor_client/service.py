@@ -18,7 +18,7 @@ class ServiceError(Exception):
 
 
 class ServiceClient:
-    """Register, heartbeat, claim a job, report its result."""
+    """Register, heartbeat, claim jobs, report their results."""
 
     def __init__(self, base_url: str, api_key: str, *, timeout: float = 10.0):
         self.base_url = base_url.rstrip("/")
@@ -43,10 +43,15 @@ class ServiceClient:
                           {"executorId": executor_id, "status": status,
                            "pendingJobs": pending_jobs})
 
-    def claim(self, chain_ref: str, executor_id: str) -> dict | None:
-        return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/claim",
-                          {"executorId": executor_id})
+    def claim(self, chain_ref: str, executor_id: str, limit: int | None = None):
+        """One job (None when none is queued); with `limit`, `{"jobs": [...]}`."""
+        body = {"executorId": executor_id} | ({} if limit is None else {"limit": limit})
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/claim", body)
 
     def report(self, chain_ref: str, workflow_id: str, executor_id: str, **result) -> dict:
         return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/{workflow_id}/result",
                           {"executorId": executor_id, **result})
+
+    def report_many(self, chain_ref: str, executor_id: str, results: list[dict]) -> dict:
+        return self._call("POST", f"/v1/chain-registry/{chain_ref}/jobs/results",
+                          {"executorId": executor_id, "results": results})

@@ -62,6 +62,10 @@ def _workflow(chain):
     return {"documentHash": "0x" + "d0" * 32, "chainId": chain.chain_id}
 
 
+def _workflows(chain):
+    return {"workflows": [_workflow(chain)]}
+
+
 def _offchain(chain):
     """An offchain attestation package as the EAS SDK makes it (version 2), signed here with
     eth_account (tests/attestations/test_offchain.py signs with the SDK itself)."""
@@ -108,6 +112,8 @@ CREATES = {
     # An executor key has no read of executors: its record is the admin API's.
     "/v1/chain-registry/{chain}/register": ("executor", _executor, "admin"),
     "/workflows": ("api", _workflow, "api"),
+    # A batch's Location is its first created workflow's.
+    "/workflows/batch": ("api", _workflows, "api"),
     "/attestations/offchain": ("api", _offchain, "api"),
     "/v1/webhooks": ("api", _webhook, "api"),
     "/v1/watches": ("api", _watch, "api"),
@@ -140,8 +146,9 @@ def test_a_create_answers_201_with_the_location_of_what_it_created(
     assert location.startswith("/") and "://" not in location  # an absolute path
     read = APIClient(**dict([keys[reader]])).get(location)
     assert read.status_code == 200, read.content
-    identity = {k: created.json()[k] for k in ("id", "chainId", "slug", "name", "executorId",
-                                               "workflowId") if k in created.json()}
+    made = created.json().get("workflows", [created.json()])[0]
+    identity = {k: made[k] for k in ("id", "chainId", "slug", "name", "executorId",
+                                     "workflowId") if k in made}
     assert identity and {k: read.json()[k] for k in identity} == identity
 
 

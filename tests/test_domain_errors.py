@@ -11,7 +11,8 @@ from core import errors
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES = ["registry/services.py", "executors/services.py", "executors/models.py",
-            "verification/services.py", "bindings/workflows.py", "bindings/tracking.py"]
+            "verification/services.py", "bindings/workflows.py", "bindings/jobs.py",
+            "bindings/tracking.py"]
 
 FIELD_ERRORS = {"schema_id": ["No schema 0x01 is known on chain 1."]}
 

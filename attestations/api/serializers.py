@@ -64,8 +64,8 @@ class PublicChainSerializer(serializers.ModelSerializer):
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
-            "is_testnet", "confirmations", "offchain_unanchored", "deployments", "rpc",
-            "executors", "document_hash_algorithms",
+            "is_testnet", "confirmations", "offchain_unanchored", "binding_mode", "deployments",
+            "rpc", "executors", "document_hash_algorithms",
         ]
 
     def get_rpc(self, chain) -> RpcSummarySerializer:

@@ -1,12 +1,18 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from bindings.jobs import MAX_CLAIM, MAX_RESULTS
 from bindings.models import Workflow, WorkflowState, WorkflowTransition
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
+from registry.models import Chain
 
 MAX_IDEMPOTENCY_KEY = 255
+BATCH_LIMIT = 1000  # workflows per POST /workflows/batch
+# A batch's key is the header's with the item's index (bindings/api/views.py): the column
+# holds 255 characters, the index and its separator take up to 4.
+MAX_BATCH_IDEMPOTENCY_KEY = MAX_IDEMPOTENCY_KEY - 4
 
 
 class WorkflowCreateSerializer(StrictSerializer):
@@ -16,6 +22,13 @@ class WorkflowCreateSerializer(StrictSerializer):
                              "schema (`bytes32 documentHash`).")
     data = serializers.DictField(required=False, default=dict,
                                  help_text="Values of the schema's other fields, by name.")
+
+
+class WorkflowBatchCreateSerializer(StrictSerializer):
+    workflows = WorkflowCreateSerializer(
+        many=True, min_length=1, max_length=BATCH_LIMIT,
+        help_text=f"1 to {BATCH_LIMIT} binding requests, each as `POST /workflows` takes it; "
+        "a refused one is named by its index (`workflows.3.documentHash`).")
 
 
 class WorkflowTransitionSerializer(serializers.ModelSerializer):
@@ -50,6 +63,20 @@ class WorkflowSerializer(serializers.ModelSerializer):
         return workflow.attestation_uid or None
 
 
+class WorkflowBatchItemSerializer(WorkflowSerializer):
+    created = serializers.BooleanField(
+        read_only=True, help_text="Whether this request created it (false: a repeat of the "
+        "request under the same Idempotency-Key found it).")
+
+    class Meta(WorkflowSerializer.Meta):
+        fields = [*WorkflowSerializer.Meta.fields, "created"]
+        read_only_fields = fields
+
+
+class WorkflowBatchSerializer(serializers.Serializer):
+    workflows = WorkflowBatchItemSerializer(many=True, help_text="In the request's order.")
+
+
 class WorkflowDetailSerializer(WorkflowSerializer):
     transitions = WorkflowTransitionSerializer(many=True, read_only=True)
 
@@ -63,6 +90,10 @@ class WorkflowDetailSerializer(WorkflowSerializer):
 
 class JobClaimSerializer(StrictSerializer):
     executor_id = serializers.UUIDField()
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_CLAIM,
+        help_text=f"Claim up to this many jobs (1 to {MAX_CLAIM}); the answer is then "
+        "`{\"jobs\": [...]}` (an empty list when none is queued). Without it: one job, or 204.")
 
 
 class JobSerializer(serializers.Serializer):
@@ -82,10 +113,19 @@ class JobSerializer(serializers.Serializer):
                                          "schema says).")
     attempt = serializers.IntegerField(source="workflow.attempts")
     dispatched_at = serializers.DateTimeField(source="workflow.dispatched_at")
+    binding_mode = serializers.ChoiceField(
+        choices=Chain.BindingMode.choices,
+        help_text="How to bind it: `single` (its own attest transaction), `multi` (one "
+        "multiAttest for the claimed batch's jobs of this mode), `merkle` (in the Merkle "
+        "root of the claimed batch's jobs of this mode).")
 
 
-class JobResultSerializer(StrictSerializer):
-    executor_id = serializers.UUIDField()
+class JobBatchSerializer(serializers.Serializer):
+    jobs = JobSerializer(many=True, help_text="Oldest first; empty when none is queued.")
+
+
+class _JobOutcome(StrictSerializer):
+    # What came of a job: the transaction sent, or the error met.
     tx_hash = Bytes32Field(required=False)
     error = serializers.CharField(required=False, max_length=2000)
 
@@ -95,9 +135,28 @@ class JobResultSerializer(StrictSerializer):
         return attrs
 
 
+class JobResultSerializer(_JobOutcome):
+    executor_id = serializers.UUIDField()
+
+
+class JobResultItemSerializer(_JobOutcome):
+    workflow_id = serializers.UUIDField()
+
+
+class JobResultsSerializer(StrictSerializer):
+    executor_id = serializers.UUIDField()
+    results = JobResultItemSerializer(
+        many=True, min_length=1, max_length=MAX_RESULTS,
+        help_text=f"1 to {MAX_RESULTS} results, each for another job of this executor.")
+
+
 class JobResultResponseSerializer(serializers.Serializer):
     workflow_id = serializers.UUIDField(source="id")
     state = serializers.ChoiceField(choices=WorkflowState.choices)
     tx_hash = serializers.CharField(allow_blank=True)
     attempts = serializers.IntegerField()
+
+
+class JobResultsResponseSerializer(serializers.Serializer):
+    results = JobResultResponseSerializer(many=True, help_text="In the request's order.")
 

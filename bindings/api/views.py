@@ -1,12 +1,13 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from bindings import workflows
 from bindings.api import filters, serializers
 from bindings.api.pagination import WorkflowCursorPagination
-from bindings.api.serializers import MAX_IDEMPOTENCY_KEY
+from bindings.api.serializers import MAX_BATCH_IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from bindings.models import Workflow
 from core.conditional import ConditionalMixin
 from core.viewsets import created_headers
@@ -18,6 +19,25 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "(200); the same key with another body is a 409. Keys are per API key, up to "
     f"{MAX_IDEMPOTENCY_KEY} printable ASCII characters.",
 )
+BATCH_IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Repeating the batch with the same key and body returns the workflows it "
+    "created (200, `created: false`); the same key with another body is a 409. Each item "
+    "is stored under its own key, the header's and the item's index. Keys are per API key, "
+    f"up to {MAX_BATCH_IDEMPOTENCY_KEY} printable ASCII characters.",
+)
+# Between the header's key and an item's index: not printable, so that no key a client
+# sends to POST /workflows can be the key of a batch's item.
+ITEM_KEY_SEPARATOR = "\x1f"
+
+
+def idempotency_key(request, longest: int) -> str | None:
+    """The request's Idempotency-Key, checked: 1 to `longest` printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (0 < len(key) <= longest and key.isascii() and key.isprintable()):
+        raise ValidationError({"idempotency_key": [
+            f"Expected 1 to {longest} printable ASCII characters."]})
+    return key
 
 
 class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -52,11 +72,7 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
                               200: serializers.WorkflowDetailSerializer})
     def create(self, request):
         """Bind a document: queue an attestation of `documentHash` on `chainId`."""
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY
-                                    and key.isascii() and key.isprintable()):
-            raise ValidationError({"idempotency_key": [
-                f"Expected 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters."]})
+        key = idempotency_key(request, MAX_IDEMPOTENCY_KEY)
         body = serializers.WorkflowCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -71,3 +87,30 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
             return Response(data)
         return Response(data, status=status.HTTP_201_CREATED,
                         headers=created_headers("workflow-detail", pk=workflow.pk))
+
+    @extend_schema(parameters=[BATCH_IDEMPOTENCY_KEY],
+                   request=serializers.WorkflowBatchCreateSerializer,
+                   responses={201: serializers.WorkflowBatchSerializer,
+                              200: serializers.WorkflowBatchSerializer})
+    @action(detail=False, methods=["post"], url_path="batch")
+    def batch(self, request):
+        """Bind many documents: up to 1,000 binding requests, each checked as `POST
+        /workflows` checks one, queued all together or none (a refusal names the item:
+        `workflows.3.documentHash`). 201 when any was created; `Location` is the first
+        created workflow's."""
+        key = idempotency_key(request, MAX_BATCH_IDEMPOTENCY_KEY)
+        body = serializers.WorkflowBatchCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        items = body.validated_data["workflows"]
+        keys = None if key is None else [f"{key}{ITEM_KEY_SEPARATOR}{i}" for i in range(len(items))]
+        made = workflows.workflows_create_many(
+            holder=request.auth, items=[dict(item) for item in items], keys=keys,
+            fingerprint=workflows.request_fingerprint(request.data))
+        for workflow, created in made:
+            workflow.created = created
+        data = serializers.WorkflowBatchSerializer({"workflows": [w for w, _ in made]}).data
+        first = next((w for w, created in made if created), None)
+        if first is None:
+            return Response(data)
+        return Response(data, status=status.HTTP_201_CREATED,
+                        headers=created_headers("workflow-detail", pk=first.pk))

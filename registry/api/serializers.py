@@ -64,8 +64,8 @@ class ChainSerializer(StrictModelSerializer):
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
-            "is_testnet", "status", "confirmations", "offchain_unanchored", "created_at",
-            "updated_at",
+            "is_testnet", "status", "confirmations", "offchain_unanchored", "binding_mode",
+            "created_at", "updated_at",
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {

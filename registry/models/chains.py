@@ -23,6 +23,13 @@ class Chain(models.Model):
         ACTIVE = "active"
         INACTIVE = "inactive"
 
+    class BindingMode(models.TextChoices):
+        """How executors bind a claimed batch of documents on this chain (bindings/modes.py)."""
+
+        SINGLE = "single"  # one EAS attest transaction per document
+        MULTI = "multi"  # one multiAttest transaction per claimed batch
+        MERKLE = "merkle"  # one attestation of the Merkle root of the batch's documents
+
     chain_id = models.PositiveBigIntegerField(primary_key=True, verbose_name="chain id")
     name = models.CharField(max_length=200)
     short_name = models.SlugField(max_length=64, unique=True)
@@ -41,6 +48,12 @@ class Chain(models.Model):
         help_text="Offchain attestations on this chain verify without an on-chain timestamp "
         "of their uid (default: only timestamped ones do; the signed time is the attester's "
         "claim).")
+    binding_mode = models.CharField(
+        max_length=8, choices=BindingMode.choices, default=BindingMode.SINGLE,
+        db_default=BindingMode.SINGLE,
+        help_text="How executors bind documents here: `single` (an attest transaction per "
+        "document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of "
+        "the Merkle root of each claimed batch).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

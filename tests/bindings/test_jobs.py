@@ -8,7 +8,7 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from bindings import workflows
+from bindings import jobs, workflows
 from bindings.models import IllegalTransition, Workflow
 from registry.models import Chain
 from tests.bindings.conftest import bind
@@ -201,8 +201,8 @@ def test_concurrent_claims_never_hand_out_a_job_twice(document_schema, chain, ex
     def run(executor):
         barrier.wait()
         try:
-            while (job := workflows.job_claim(chain_ref="anvil", holder=holder,
-                                              executor_id=executor.pk)) is not None:
+            while (job := next(iter(jobs.job_claim(chain_ref="anvil", holder=holder,
+                                                      executor_id=executor.pk)), None)) is not None:
                 claimed.append(job["workflow"].pk)
         finally:
             close_old_connections()

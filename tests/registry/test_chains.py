@@ -24,6 +24,7 @@ def chain_body(**overrides) -> dict:
         "status": "active",
         "confirmations": 3,
         "offchainUnanchored": False,
+        "bindingMode": "single",
     }
     body.update(overrides)
     return {key: value for key, value in body.items() if value is not ...}
@@ -606,3 +607,14 @@ def test_a_limit_above_the_maximum_is_capped(admin):
     body = admin.get(URL, {"limit": LimitOffsetPagination.max_limit + 1}).json()
 
     assert len(body["results"]) == 3 and body["next"] is None
+
+
+def test_a_chains_binding_mode_is_set_through_the_admin_api_and_checked(admin, api):
+    ChainFactory(chain_id=31337)
+    patched = admin.patch(f"{URL}/31337", {"bindingMode": "multi"}, format="json")
+    assert patched.status_code == 200, patched.content
+    assert patched.json()["bindingMode"] == "multi"
+    assert Chain.objects.get().binding_mode == "multi"
+    public = api.get("/chains/31337")
+    assert public.json()["bindingMode"] == "multi", public.content
+    assert_problem(admin.patch(f"{URL}/31337", {"bindingMode": "batch"}, format="json"), 400)

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from web3 import Web3
 
 from executor_client import ReferenceExecutor, ServiceClient, stopped_by_signals, web3_over
+from executor_client.__main__ import batch_size
 from registry.chain_client import chain_client
 from registry.models import Chain
 
@@ -27,8 +28,11 @@ class Command(BaseCommand):
                             help="Seconds to wait for a transaction's receipt (default: 120).")
         parser.add_argument("--poll-seconds", type=float, default=2.0,
                             help="Seconds between claims when the queue is empty (default: 2).")
+        parser.add_argument("--batch", type=batch_size, default=1,
+                            help="Jobs per claim, 1 to 500 (default: 1, one job per claim and "
+                                 "per report).")
 
-    def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, **options):
+    def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, batch, **options):
         needed = {"SERVICE_URL": os.environ.get("SERVICE_URL", ""),
                   "EXECUTOR_API_KEY": os.environ.get("EXECUTOR_API_KEY", ""),
                   "EXECUTOR_PRIVATE_KEY": settings.EXECUTOR_PRIVATE_KEY}
@@ -47,7 +51,8 @@ class Command(BaseCommand):
             executor = ReferenceExecutor(service, chain, needed["EXECUTOR_PRIVATE_KEY"], web3_for,
                                          name=name,
                                          receipt_timeout=receipt_timeout,
-                                         poll_seconds=poll_seconds, out=self.stdout.write)
+                                         poll_seconds=poll_seconds, batch=batch,
+                                         out=self.stdout.write)
         except (LookupError, ValueError) as exc:
             raise CommandError(str(exc)) from None
         with stopped_by_signals(executor):
