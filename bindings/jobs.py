@@ -6,6 +6,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from bindings.merkle import chain_root_schema, record_batch
 from bindings.models import Workflow, WorkflowState
 from bindings.modes import binding_mode
 from bindings.workflows import at_item, chain_by_ref, retry_or_fail
@@ -45,9 +46,10 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
         claimed = Workflow.objects.claim(chain_id=chain.pk, executor=executor, limit=limit,
                                          now=now or timezone.now())
         eas = _eas_address(chain)
+        root = chain_root_schema(chain) if chain.binding_mode == Chain.BindingMode.MERKLE else None
         for workflow in claimed:
             workflow.chain = chain
-        return [job_payload(workflow, eas) for workflow in claimed]
+        return [job_payload(workflow, eas, root.uid if root else None) for workflow in claimed]
 
 
 def _eas_address(chain: Chain) -> str | None:
@@ -55,11 +57,14 @@ def _eas_address(chain: Chain) -> str | None:
             .order_by("id").values_list("address", flat=True).first())
 
 
-def job_payload(workflow: Workflow, eas_address: str | None) -> dict:
-    """What the executor needs to attest a claimed workflow."""
+def job_payload(workflow: Workflow, eas_address: str | None,
+                root_schema_uid: str | None = None) -> dict:
+    """What the executor needs to attest a claimed workflow (`root_schema_uid`: the chain's
+    root schema, for binding mode `merkle`)."""
+    mode = binding_mode(workflow, root_schema_uid=root_schema_uid)
     return {"workflow": workflow, "eas_address": eas_address,
-            "encoded_data": "0x" + bytes(workflow.attestation_data).hex(),
-            "binding_mode": binding_mode(workflow)}
+            "encoded_data": "0x" + bytes(workflow.attestation_data).hex(), "binding_mode": mode,
+            "root_schema_id": root_schema_uid if mode == Chain.BindingMode.MERKLE else None}
 
 
 def job_report(*, chain_ref: str, holder: KeyHolder, workflow_id, executor_id,
@@ -106,8 +111,7 @@ def _report(chain_ref, holder, executor_id, results: list[dict], now, *,
             named.add(item["workflow_id"])
 
         # --- The rows are locked and every item is checked; nothing is written yet. ---
-        # (Merkle: issue 20's `merkleRoot` per item is checked and stored here, with the
-        # items grouped by root, before the moves below.)
+        _record_merkle_batches(chain, executor, rows, results, name_items)
 
         at = now or timezone.now()
         sent = [(w, item["tx_hash"]) for w, item in zip(rows, results) if "tx_hash" in item]
@@ -116,6 +120,33 @@ def _report(chain_ref, holder, executor_id, results: list[dict], now, *,
         retry_or_fail([w for w in rows if w.pk in failed], errors=failed, now=at,
                       cause=f"executor {executor.address} reported an error")
     return rows
+
+
+def _record_merkle_batches(chain: Chain, executor: Executor, rows: list[Workflow],
+                           results: list[dict], name_items: bool) -> None:
+    """Items reported with a `merkle_root`, grouped by it: each group one transaction's
+    batch, whose root must be the root of its documents (bindings/merkle.py); refused
+    naming the group's first item otherwise. Each workflow is linked to its batch."""
+    groups: dict[str, list[int]] = {}
+    for index, item in enumerate(results):
+        if item.get("merkle_root") is not None:
+            groups.setdefault(item["merkle_root"], []).append(index)
+    for root, indexes in groups.items():
+        try:
+            tx_hashes = {results[i].get("tx_hash") for i in indexes}
+            if len(tx_hashes) != 1 or None in tx_hashes:
+                raise Invalid("The results of one merkleRoot share one txHash: the root's "
+                              "attestation.", code="merkle_root_transactions")
+            batch = record_batch(chain, attester=executor.address, root=root,
+                                 tx_hash=tx_hashes.pop(), workflows=[rows[i] for i in indexes])
+        except DomainError as exc:
+            if not name_items:
+                raise
+            raise at_item(exc, f"results.{indexes[0]}") from None
+        bound = [rows[i] for i in indexes]
+        Workflow.objects.filter(pk__in=[w.pk for w in bound]).update(merkle_batch=batch)
+        for workflow in bound:
+            workflow.merkle_batch = batch
 
 
 def _checked(workflow: Workflow | None, item: dict, executor: Executor, *,

@@ -50,3 +50,14 @@ def record_batch(chain: Chain, *, attester: str, root: str, tx_hash: str, workfl
         MerkleLeaf(batch=batch, document_hash=document, proof=tree.proof(document))
         for document in tree.positions)
     return batch
+
+
+def forget_unbound_batches(batch_ids) -> int:
+    """Delete the batches among `batch_ids` that no workflow is bound by any more (their
+    transaction reverted or was reorganised away, and the workflows went back to the
+    queue): their leaves would verify nothing. Returns how many."""
+    ids = {pk for pk in batch_ids if pk}
+    if not ids:
+        return 0
+    return MerkleBatch.objects.filter(pk__in=ids, workflows__isnull=True).delete()[1].get(
+        MerkleBatch._meta.label, 0)

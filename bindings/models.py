@@ -204,6 +204,11 @@ class Workflow(models.Model):
         null=True, blank=True, help_text="When the tracked transaction was first found missing.")
     block_number = models.PositiveBigIntegerField(null=True, blank=True)
     attestation_uid = models.CharField(max_length=66, blank=True)
+    # Bound in a Merkle batch (binding mode `merkle`): the batch its executor reported, whose
+    # root's attestation binds it (attestation_uid, once confirmed, is the root's).
+    merkle_batch = models.ForeignKey("attestations.MerkleBatch", on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="workflows",
+                                     db_index=False)
     last_error = models.TextField(blank=True)
     created_by = models.CharField(max_length=100, help_text="Prefix of the key that created it.")
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)

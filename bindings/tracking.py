@@ -31,7 +31,9 @@ from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
 from attestations.confirmations import confirmations
-from attestations.models import Attestation
+from attestations.indexer.events import attested_uids
+from attestations.models import Attestation, MerkleBatch
+from bindings.merkle import forget_unbound_batches
 from bindings.models import Workflow, WorkflowState
 from bindings.workflows import (
     requeue_fields,
@@ -39,9 +41,10 @@ from bindings.workflows import (
     workflows_expire,
     workflows_requeue_abandoned,
 )
+from core.merkle import ROOT_FIELD, ROOT_SCHEMA
 from core.progress import ProgressCallback, no_progress
 from registry.chain_client import NoEndpointAvailable, chain_client
-from registry.models import Chain
+from registry.models import Chain, Deployment
 
 logger = logging.getLogger(__name__)
 S = WorkflowState
@@ -122,7 +125,7 @@ def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None
     head = w3.eth.block_number
     receipts = Receipts(w3)
     seen = {w.pk: _look(receipts, w, head) for w in rows}
-    bound = Bound(chain, rows)
+    bound = Bound(chain, rows, roots=MerkleRoots(chain, rows, seen, receipts))
     for start in range(0, len(rows), CHUNK):
         chunk = rows[start:start + CHUNK]
         _apply(chunk, seen, bound, report)
@@ -172,8 +175,9 @@ class Bound:
     schema, document hash, attester = the executor), read with one query (per thousands of
     documents where the database limits a statement's parameters)."""
 
-    def __init__(self, chain: Chain, rows: list[Workflow]):
-        documents = sorted({w.document_hash for w in rows})
+    def __init__(self, chain: Chain, rows: list[Workflow], roots: "MerkleRoots | None" = None):
+        self.roots = roots
+        documents = sorted({w.document_hash for w in rows if not w.merkle_batch_id})
         size = connection.features.max_query_params or len(documents) or 1
         self.by_document: dict[str, list[Attestation]] = {}
         for start in range(0, len(documents), size):
@@ -187,7 +191,11 @@ class Bound:
     def find(self, workflow: Workflow, *, tx_hash: str | None = None,
              not_in: list[str] = ()) -> Attestation | None:
         """The first attestation that binds `workflow`'s document as it asked, in `tx_hash`
-        (when given), in none of `not_in`."""
+        (when given), in none of `not_in`. A Merkle-bound workflow's is its batch root's,
+        in the transaction the batch was reported with (no other: a batch is not found
+        elsewhere)."""
+        if workflow.merkle_batch_id:
+            return self.roots.find(workflow, tx_hash) if self.roots and tx_hash else None
         for attestation in self.by_document.get(workflow.document_hash, ()):
             if (attestation.schema_uid == workflow.schema_uid
                     and (workflow.executor is None
@@ -196,6 +204,37 @@ class Bound:
                     and attestation.tx_hash not in not_in):
                 return attestation
         return None
+
+
+class MerkleRoots:
+    """The root attestations of the run's Merkle-bound workflows: the uids of the Attested
+    logs that the chain's EAS contracts emitted in their transactions' receipts, read by
+    uid (the attestation table's unique index), each kept when it holds its batch's root,
+    by the batch's attester, under a root schema."""
+
+    def __init__(self, chain: Chain, rows: list[Workflow], seen: dict, receipts: Receipts):
+        merkle = [w for w in rows if w.merkle_batch_id]
+        self.batches = MerkleBatch.objects.in_bulk({w.merkle_batch_id for w in merkle})
+        self.found: dict[tuple[str, str], Attestation] = {}
+        mined = {seen[w.pk].tx_hash for w in merkle if seen[w.pk].kind == "mined"}
+        if not mined:
+            return
+        eas = set(Deployment.objects.filter(chain=chain, kind=Deployment.Kind.EAS)
+                  .values_list("address", flat=True))
+        uids = [uid for tx_hash in mined for uid in attested_uids(receipts.of(tx_hash)[1], eas)]
+        for attestation in (Attestation.objects.filter(chain=chain, uid__in=uids)
+                            .select_related("schema").only("uid", "tx_hash", "decoded",
+                                                           "attester", "schema__schema")):
+            decoded = attestation.decoded if isinstance(attestation.decoded, dict) else {}
+            if attestation.schema is not None and attestation.schema.schema == ROOT_SCHEMA:
+                key = (str(decoded.get(ROOT_FIELD)), attestation.tx_hash, attestation.attester)
+                self.found[key] = attestation
+
+    def find(self, workflow: Workflow, tx_hash: str) -> Attestation | None:
+        batch = self.batches.get(workflow.merkle_batch_id)
+        if batch is None:
+            return None
+        return self.found.get((batch.root, tx_hash, batch.attester))
 
 
 def _apply(snapshots: list[Workflow], seen: dict, bound: Bound, report: TrackReport) -> None:
@@ -223,11 +262,16 @@ def _apply(snapshots: list[Workflow], seen: dict, bound: Bound, report: TrackRep
 
 def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackReport) -> None:
     final, unchanged = [], {}
+    readopted = []
     for workflow in rows:
-        if workflow.state == S.CONFIRMED:
-            continue  # mined still: the indexer is re-reading the range, and will hold it again
         look = seen[workflow.pk]
         attestation = bound.find(workflow, tx_hash=look.tx_hash)
+        if workflow.state == S.CONFIRMED:
+            # Mined still: the indexer is re-reading the range and will hold it again, maybe
+            # under another uid (a re-mined transaction has another time): adopt it then.
+            if attestation is not None and attestation.uid != workflow.attestation_uid:
+                readopted.append((workflow, attestation))
+            continue
         if look.confirmations >= workflow.chain.confirmations and attestation is not None:
             final.append((workflow, attestation))
         elif (workflow.block_number, workflow.tx_hash, workflow.tx_missing_since) != (
@@ -240,6 +284,13 @@ def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackRep
         cause=lambda w: f"{seen[w.pk].confirmations} confirmations; indexed as {uid[w.pk]}",
         each=lambda w: {"attestation_uid": uid[w.pk], "tx_hash": seen[w.pk].tx_hash,
                         "block_number": seen[w.pk].block_number})
+    for workflow, attestation in readopted:
+        _update([workflow], attestation_uid=attestation.uid)
+    # A Merkle batch's leaves verify through its root's attestation from now on.
+    for workflow, attestation in [*final, *readopted]:
+        if workflow.merkle_batch_id:
+            MerkleBatch.objects.filter(pk=workflow.merkle_batch_id).exclude(
+                attestation_uid=attestation.uid).update(attestation_uid=attestation.uid)
     for tx_hash, waiting in unchanged.items():  # not final yet: what was seen, per transaction
         _update(waiting, block_number=seen[waiting[0].pk].block_number, tx_hash=tx_hash,
                 tx_missing_since=None)
@@ -247,6 +298,7 @@ def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackRep
 
 def _reverted(rows: list[Workflow], seen: dict, now, report: TrackReport) -> None:
     by_tx: dict[str, list[Workflow]] = {}
+    batches = [w.merkle_batch_id for w in rows]  # before the moves forget them
     for workflow in rows:
         by_tx.setdefault(seen[workflow.pk].tx_hash, []).append(workflow)
     for tx_hash, sent in by_tx.items():
@@ -254,6 +306,7 @@ def _reverted(rows: list[Workflow], seen: dict, now, report: TrackReport) -> Non
         block = seen[sent[0].pk].block_number
         retry_or_fail(sent, now=now, errors={w.pk: f"Transaction {tx_hash} reverted." for w in sent},
                       cause=f"transaction {tx_hash} reverted in block {block}")
+    forget_unbound_batches(batches)
 
 
 def _missing(rows: list[Workflow], bound: Bound, now, report: TrackReport) -> None:
@@ -270,10 +323,12 @@ def _missing(rows: list[Workflow], bound: Bound, now, report: TrackReport) -> No
         _update([workflow], tx_hash=elsewhere.tx_hash, tx_missing_since=None,
                 tx_hashes=[*workflow.tx_hashes, elsewhere.tx_hash])
     report.reorganised += len(requeue)
+    batches = [w.merkle_batch_id for w in requeue]  # before the move forgets them
     Workflow.objects.transition_many(
         requeue, S.QUEUED, now=now, **requeue_fields(now),
         cause=lambda w: f"transaction {w.tx_hash or w.tx_hashes[-1]} is no longer on chain "
         "(reorganisation)")
+    forget_unbound_batches(batches)
 
 
 def _update(rows: list[Workflow], **changes) -> None:

@@ -239,6 +239,7 @@ def requeue_fields(now, delay: timedelta = timedelta(0)) -> dict:
     available_at = now + delay
     return {"executor": None, "dispatched_at": None, "tx_hash": "", "tx_missing_since": None,
             "block_number": None, "attestation_uid": "", "confirmed_at": None,
+            "merkle_batch": None,
             "available_at": available_at, "deadline": _claim_deadline(available_at)}
 
 

@@ -5,21 +5,24 @@ timeout and log the attestation uids they hold. A stop request (SIGTERM) lets th
 hand finish first.
 
 Binding modes: `single` jobs are attested one transaction each; `multi` jobs of a claimed
-batch together, in one multiAttest (`merkle` jobs too, until this executor has their path).
+batch together, in one multiAttest; `merkle` jobs by one attestation of the Merkle root of
+their documents (executor_client/merkle.py), reported with the root.
 """
 
 import logging
+import queue
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import requests
 from eth_account import Account
 from web3 import Web3
 
 from executor_client.chain import Signer, by_schema
+from executor_client.merkle import root_request
 from executor_client.service import ServiceClient, ServiceError
 
 logger = logging.getLogger(__name__)
@@ -34,10 +37,13 @@ class Sent:
     error: str = ""
     eas_address: str = ""
     position: int = 0  # its place among the transaction's `Attested` logs
+    merkle_root: str = ""  # bound in a Merkle batch: the root attested in `tx_hash`
 
     def result(self) -> dict:
         """The job's result as POST .../jobs/results takes it."""
         outcome = {"txHash": self.tx_hash} if self.tx_hash else {"error": self.error[:2000]}
+        if self.tx_hash and self.merkle_root:
+            outcome["merkleRoot"] = self.merkle_root
         return {"workflowId": self.workflow_id, **outcome}
 
 
@@ -117,12 +123,18 @@ class ReferenceExecutor:
         return sent
 
     def _bind(self, jobs: list[dict]) -> list[Sent]:
-        """Send the jobs' attestations: a transaction per `single` job, one multiAttest for
-        the others (grouped per schema, as the logs of its receipt will be)."""
-        single = [job for job in jobs if job.get("bindingMode", "single") == "single"]
-        together = [job for group in by_schema([j for j in jobs if j not in single]).values()
-                    for job in group]
-        sent = [s for job in single for s in self._send([job], self.signer.attest, job)]
+        """Send the jobs' attestations: a transaction per `single` job, one attestation of
+        the Merkle root of the `merkle` ones, one multiAttest for the others (grouped per
+        schema, as the logs of its receipt will be)."""
+        modes = {"single": [], "merkle": [], "multi": []}
+        for job in jobs:
+            modes.get(job.get("bindingMode"), modes["multi"]).append(job)
+        together = [job for group in by_schema(modes["multi"]).values() for job in group]
+        sent = [s for job in modes["single"] for s in self._send([job], self.signer.attest, job)]
+        if modes["merkle"]:
+            root, request = root_request(modes["merkle"])
+            sent += [replace(s, merkle_root=root, position=0)  # one Attested log: the root's
+                     for s in self._send(modes["merkle"], self.signer.attest, request)]
         if together:
             sent += self._send(together, self.signer.multi_attest, together)
         return sent
@@ -140,6 +152,11 @@ class ReferenceExecutor:
         self.register()
         beats = threading.Thread(target=self._heartbeats, daemon=True)
         beats.start()
+        # Receipts are waited for beside the claims: the next batch is claimed and sent
+        # while the last one is being mined (the signer counts its nonces itself).
+        mined: queue.Queue[list[Sent] | None] = queue.Queue()
+        watcher = threading.Thread(target=self._watch_receipts, args=(mined,), daemon=True)
+        watcher.start()
         sent: list[Sent] = []
         try:
             while not self.stopping.is_set():
@@ -151,17 +168,26 @@ class ReferenceExecutor:
                 if done:
                     sent.extend(done)
                     if not once:
-                        self._receipts(done)
+                        mined.put(done)
                 elif once:
                     break
                 else:
                     self.stopping.wait(self.poll_seconds)
             if once:
-                self._receipts(sent)
+                mined.put(sent)
         finally:
+            mined.put(None)
+            watcher.join()  # each receipt waits receipt_timeout at most
             self.stopping.set()
             beats.join(timeout=self.service.timeout + 1)
         return sent
+
+    def _watch_receipts(self, mined: "queue.Queue[list[Sent] | None]") -> None:
+        while (sent := mined.get()) is not None:
+            try:
+                self._receipts(sent)
+            except Exception as exc:  # the node went away: the service tracks them anyway
+                logger.warning("Reading receipts failed: %s", exc)
 
     def _receipts(self, sent: list[Sent]) -> None:
         """Wait for each transaction's receipt once, and log what came of its jobs, with the

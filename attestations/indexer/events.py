@@ -167,3 +167,16 @@ def decode_schema_record(raw: bytes) -> tuple[str, str, bool, bytes]:
     """getSchema(uid)'s answer: (uid, resolver, revocable, schema as bytes)."""
     ((uid, resolver, revocable, schema),) = eth_abi.decode([SCHEMA_RECORD], raw)
     return "0x" + uid.hex(), resolver.lower(), revocable, schema
+
+
+def attested_uids(receipt, eas_addresses) -> list[str]:
+    """The uids of the `Attested` logs that an EAS contract of `eas_addresses` (lower-case)
+    itself emitted in a web3.py receipt, in log order: a schema's resolver runs inside the
+    transaction and can emit look-alikes, which are not attestations."""
+    uids = []
+    for log in receipt["logs"]:
+        topics, data = log["topics"], bytes(log["data"])
+        if (log["address"].lower() in eas_addresses and topics and len(data) >= _WORD
+                and "0x" + bytes(topics[0]).hex() == ATTESTED):
+            uids.append("0x" + data[:_WORD].hex())
+    return uids

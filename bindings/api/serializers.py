@@ -118,6 +118,9 @@ class JobSerializer(serializers.Serializer):
         help_text="How to bind it: `single` (its own attest transaction), `multi` (one "
         "multiAttest for the claimed batch's jobs of this mode), `merkle` (in the Merkle "
         "root of the claimed batch's jobs of this mode).")
+    root_schema_id = serializers.CharField(
+        allow_null=True, help_text="With `merkle`: the chain's root schema (`bytes32 "
+        "merkleRoot`) to attest the root under; null otherwise.")
 
 
 class JobBatchSerializer(serializers.Serializer):
@@ -141,6 +144,10 @@ class JobResultSerializer(_JobOutcome):
 
 class JobResultItemSerializer(_JobOutcome):
     workflow_id = serializers.UUIDField()
+    merkle_root = Bytes32Field(
+        required=False, help_text="Binding mode `merkle`: the root attested in `txHash`. The "
+        "results of one root come in one report; the service builds the tree of their "
+        "documents again and refuses a root that is not theirs (409 merkle_root_mismatch).")
 
 
 class JobResultsSerializer(StrictSerializer):
