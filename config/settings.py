@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "ops.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: it sees the resolved route, and runs a read again when a replica failed it.
+    "core.replicas.ReplicaReadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -104,6 +106,34 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
+# Read replicas (core/replicas.py, docs/scaling-replicas.md): aliases replica1, replica2, ...
+# configured as the primary is (prepared statements per connection too), plus a connect
+# timeout: a replica that is down must not hold a request up.
+DATABASE_REPLICAS = []
+for _index, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
+    try:
+        _replica = Env.db_url_config(_url.strip())
+    except Exception as exc:
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URLS has an invalid URL: {exc}") from exc
+    if (_replica["ENGINE"] != "django.db.backends.postgresql"
+            or DATABASES["default"]["ENGINE"] != _replica["ENGINE"]):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URLS are PostgreSQL streaming replicas of "
+                                   "a PostgreSQL DATABASE_URL.")
+    _replica.setdefault("CONN_MAX_AGE", DATABASES["default"]["CONN_MAX_AGE"])
+    _replica["CONN_HEALTH_CHECKS"] = True
+    _options = _replica.setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", 2)
+    if DB_PREPARED_STATEMENTS:
+        _options.setdefault("prepare_threshold", 0)
+    _replica["TEST"] = {"MIRROR": "default"}  # tests read the test database through it
+    DATABASES[f"replica{_index}"] = _replica
+    DATABASE_REPLICAS.append(f"replica{_index}")
+DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICAS else []
+# A replica further behind than this is skipped (the primary answers); checked at most once
+# a second per process.
+DATABASE_REPLICA_MAX_LAG_SECONDS = env.float("DATABASE_REPLICA_MAX_LAG_SECONDS", default=5.0)
+if DATABASE_REPLICA_MAX_LAG_SECONDS < 0:
+    raise ImproperlyConfigured("DATABASE_REPLICA_MAX_LAG_SECONDS must be 0 or more.")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
