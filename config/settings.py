@@ -106,28 +106,11 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
-# Read replicas (core/replicas.py, docs/scaling-replicas.md): aliases replica1, replica2, ...
-# configured as the primary is (prepared statements per connection too), plus a connect
-# timeout: a replica that is down must not hold a request up.
-DATABASE_REPLICAS = []
-for _index, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
-    try:
-        _replica = Env.db_url_config(_url.strip())
-    except Exception as exc:
-        raise ImproperlyConfigured(f"DATABASE_REPLICA_URLS has an invalid URL: {exc}") from exc
-    if (_replica["ENGINE"] != "django.db.backends.postgresql"
-            or DATABASES["default"]["ENGINE"] != _replica["ENGINE"]):
-        raise ImproperlyConfigured("DATABASE_REPLICA_URLS are PostgreSQL streaming replicas of "
-                                   "a PostgreSQL DATABASE_URL.")
-    _replica.setdefault("CONN_MAX_AGE", DATABASES["default"]["CONN_MAX_AGE"])
-    _replica["CONN_HEALTH_CHECKS"] = True
-    _options = _replica.setdefault("OPTIONS", {})
-    _options.setdefault("connect_timeout", 2)
-    if DB_PREPARED_STATEMENTS:
-        _options.setdefault("prepare_threshold", 0)
-    _replica["TEST"] = {"MIRROR": "default"}  # tests read the test database through it
-    DATABASES[f"replica{_index}"] = _replica
-    DATABASE_REPLICAS.append(f"replica{_index}")
+# Read replicas (core/replicas.py, docs/scaling-replicas.md): the aliases replica1, ...
+_replicas = env.replica_databases("DATABASE_REPLICA_URLS", DATABASES["default"],
+                                  prepared_statements=DB_PREPARED_STATEMENTS)
+DATABASES.update(_replicas)
+DATABASE_REPLICAS = list(_replicas)
 DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICAS else []
 # A replica further behind than this is skipped (the primary answers); checked at most once
 # a second per process.
