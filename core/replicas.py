@@ -27,6 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 logger = logging.getLogger(__name__)
@@ -272,6 +273,8 @@ class ReplicaReadMiddleware:
     listed routes only read, so running twice is safe)."""
 
     def __init__(self, get_response):
+        if not replica_aliases():
+            raise MiddlewareNotUsed  # no replicas: nothing to route, not even a check
         self.get_response = get_response
 
     def __call__(self, request):

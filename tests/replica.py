@@ -86,18 +86,25 @@ class Replica:
         with self.connect(database) as conn:
             return conn.execute(statement, params).fetchall()
 
-    def start(self, timeout: float = 120) -> "Replica":
+    def start(self, timeout: float = 120, backup_timeout: float = 1200) -> "Replica":
+        """Back up the primary's whole cluster (its size decides how long: minutes for tens
+        of GB, hence `backup_timeout`), then start the server (within `timeout`)."""
         self.folder = Path(tempfile.mkdtemp(prefix="replica-"))
         if os.geteuid() == 0:
             postgres = pwd.getpwnam("postgres")
             os.chown(self.folder, postgres.pw_uid, postgres.pw_gid)
         data = self.folder / "data"
         minimums = self._primary_minimums()
-        backup = subprocess.run(
-            [postgres_bin() / "pg_basebackup", "-h", self.primary["host"],
-             "-p", str(self.primary["port"]), "-U", self.primary["user"], "-D", data,
-             "-R", "-X", "stream", "-c", "fast", "--no-sync"],
-            capture_output=True, text=True, timeout=timeout, **_as_postgres())
+        try:
+            backup = subprocess.run(
+                [postgres_bin() / "pg_basebackup", "-h", self.primary["host"],
+                 "-p", str(self.primary["port"]), "-U", self.primary["user"], "-D", data,
+                 "-R", "-X", "stream", "-c", "fast", "--no-sync"],
+                capture_output=True, text=True, timeout=backup_timeout, **_as_postgres())
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise ReplicaUnavailable(f"pg_basebackup took more than {backup_timeout:.0f} s "
+                                     "(how large is the primary's cluster?)") from None
         if backup.returncode != 0:
             self.stop()
             raise ReplicaUnavailable(
