@@ -95,6 +95,7 @@ class Replica:
             os.chown(self.folder, postgres.pw_uid, postgres.pw_gid)
         data = self.folder / "data"
         minimums = self._primary_minimums()
+        self._check_room()
         try:
             backup = subprocess.run(
                 [postgres_bin() / "pg_basebackup", "-h", self.primary["host"],
@@ -120,6 +121,21 @@ class Replica:
         (data / "pg_ident.conf").write_text("")
         self._launch(timeout)
         return self
+
+    def _check_room(self) -> None:
+        """The copy holds every database of the cluster plus the WAL written meanwhile:
+        refuse to start one that could fill the disk (another checkout's bulk load on a
+        shared machine once made it 27 GB)."""
+        with psycopg.connect(dbname="postgres", autocommit=True, **self.primary) as conn:
+            cluster = conn.execute("SELECT sum(pg_database_size(oid)) FROM pg_database"
+                                   ).fetchone()[0]
+        free = shutil.disk_usage(self.folder).free
+        if free < 2 * cluster + 2 * 2**30:
+            self.stop()
+            raise ReplicaUnavailable(
+                f"the cluster holds {cluster / 2**30:.1f} GB and {self.folder.parent} has "
+                f"{free / 2**30:.1f} GB free: too little room for its copy (drop benchmark "
+                "databases, or set TMPDIR to a larger disk)")
 
     def _primary_minimums(self) -> dict:
         with psycopg.connect(dbname="postgres", autocommit=True, **self.primary) as conn:
