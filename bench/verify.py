@@ -19,7 +19,10 @@
    node's own cost, a lower bound); target: the service at least 3x faster than web3.py.
 
     .venv/bin/python bench/verify.py [--attestations 1000000] [--seconds 3] [--rounds 7]
-        [--concurrency 8] [--workers 2] [--reload] [--no-chain] [--cold]
+        [--concurrency 8] [--workers 2] [--reload] [--no-chain] [--cold] [--replica]
+
+--replica serves the reads from a streaming replica started here (bench/replica.py) and
+prints the primary's CPU per verification.
 
 Set DATABASE_URL to use another database (default: a local PostgreSQL
 `chain_registry_bench_verify`). The machine's load (other processes) weighs on every figure:
@@ -36,6 +39,7 @@ import time
 from contextlib import contextmanager
 
 import harness
+import replica
 from harness import load, merge, say
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/chain_registry_bench_verify"
@@ -259,6 +263,7 @@ def bench_service(env, key: str, args):
         single = load(port, "POST /v1/verify (1 client)", verify, seconds=args.seconds,
                       concurrency=1)
         batched = bench_batch(port, key, args, verify)
+        replica_lines = replica.cpu_lines(port, verify, args, env)
     ratio, p99 = pairs.median_ratio, verified.percentile(99)
     health_cpu = cpu["GET /healthz"].per_request(merge(pairs.baseline).requests)
     verify_cpu = cpu[VERIFY].per_request(verified.requests)
@@ -281,6 +286,7 @@ def bench_service(env, key: str, args):
         f"rounds): {writes}   (API key use is recorded at most once a minute per key)",
     )
     say(*batched.lines(f"{BATCH} ({BATCH_SIZE} hashes) / {VERIFY}, hashes per second", 20))
+    say(*replica_lines)
     return ratio, p99, verified, single, batched
 
 
@@ -463,6 +469,7 @@ def main():
     parser.add_argument("--reload", action="store_true", help="Load the attestations again.")
     parser.add_argument("--no-chain", action="store_true", help="Skip the anvil comparison.")
     cache_argument(parser)
+    replica.argument(parser)
     args = parser.parse_args()
 
     env = harness.django_database(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
@@ -470,7 +477,8 @@ def main():
     load_attestations(args.attestations, deployment, schema, args.reload)
     key = harness.create_api_key(env, BENCH_NAME, "api")
     try:
-        service = bench_service(env, key, args)
+        with replica.serving(env, args) as served:
+            service = bench_service(served, key, args)
         indexed = explain(args.attestations)
         summary = [f"verify {service[0]:.1%} of healthz (target >= 70 %)",
                    f"p99 {service[1]:.2f} ms (target <= 20 ms)",

@@ -5,6 +5,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
+POSTGRESQL = "django.db.backends.postgresql"
 RATE_PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
                 "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
 
@@ -64,6 +65,30 @@ class Env(environ.Env):
                 f"or 'none', not {value!r}"
             )
         return int(count), RATE_PERIODS[period]
+
+    def replica_databases(self, var, primary: dict, *, prepared_statements: bool) -> dict:
+        """The read replicas' DATABASES entries (replica1, replica2, ...) from a list of URLs:
+        PostgreSQL replicas of a PostgreSQL primary, configured as it is (kept connections,
+        health checks, prepared statements per connection), plus a short connect timeout
+        (a replica that is down must not hold a request up) unless the URL sets one."""
+        replicas = {}
+        for index, url in enumerate(self.list(var, default=[]), start=1):
+            try:
+                replica = self.db_url_config(url.strip())
+            except Exception as exc:
+                raise ImproperlyConfigured(f"{var} has an invalid URL: {exc}") from exc
+            if POSTGRESQL != replica["ENGINE"] or POSTGRESQL != primary["ENGINE"]:
+                raise ImproperlyConfigured(f"{var} are PostgreSQL streaming replicas of a "
+                                           "PostgreSQL DATABASE_URL.")
+            replica.setdefault("CONN_MAX_AGE", primary.get("CONN_MAX_AGE", 0))
+            replica["CONN_HEALTH_CHECKS"] = primary.get("CONN_HEALTH_CHECKS", False)
+            options = replica.setdefault("OPTIONS", {})
+            options.setdefault("connect_timeout", 2)
+            if prepared_statements:
+                options.setdefault("prepare_threshold", 0)
+            replica["TEST"] = {"MIRROR": "default"}  # tests read the test database through it
+            replicas[f"replica{index}"] = replica
+        return replicas
 
     @staticmethod
     def secret_weakness(secret: str, development_key: str) -> str | None:

@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "ops.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: it sees the resolved route, and runs a read again when a replica failed it.
+    "core.replicas.ReplicaReadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -104,6 +106,17 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
+# Read replicas (core/replicas.py, docs/scaling-replicas.md): the aliases replica1, ...
+_replicas = env.replica_databases("DATABASE_REPLICA_URLS", DATABASES["default"],
+                                  prepared_statements=DB_PREPARED_STATEMENTS)
+DATABASES.update(_replicas)
+DATABASE_REPLICAS = list(_replicas)
+DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICAS else []
+# A replica further behind than this is skipped (the primary answers); checked at most once
+# a second per process.
+DATABASE_REPLICA_MAX_LAG_SECONDS = env.float("DATABASE_REPLICA_MAX_LAG_SECONDS", default=5.0)
+if DATABASE_REPLICA_MAX_LAG_SECONDS < 0:
+    raise ImproperlyConfigured("DATABASE_REPLICA_MAX_LAG_SECONDS must be 0 or more.")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -14,17 +14,22 @@ Django's usual path costs these statements more than PostgreSQL takes to run the
   (docs/decisions.md).
 - Django's cursor wrapper, when nothing logs queries (the errors are still Django's), and
   a new cursor for each statement.
+
+Inside a read routed to a replica (core/replicas.py: verification is one) the statement runs
+on that replica, prepared per connection there as here; only reads run in those.
 """
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.postgresql.base import ServerBindingCursor
+
+from core.replicas import reading_alias
 
 
 def run_hot(sql: str, params, *, fetch: bool | str = False):
     """Run one statement that may safely run twice. Returns its first row (`fetch`; None
     when there is none), every row (`fetch="all"`), else its row count."""
-    db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
+    db = connections[reading_alias()]  # once: each access through the proxy costs
     skips_check = db.health_check_enabled and not db.health_check_done and not db.in_atomic_block
     if skips_check:
         db.health_check_done = True

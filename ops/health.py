@@ -53,6 +53,22 @@ def _check_executors() -> dict:
     return {"status": "ok", "selfPreservation": holds}
 
 
+def _check_replicas() -> dict:
+    """Informational: each read replica's lag and whether it answers reads now. Never
+    unavailable: without a usable replica the primary answers (core/replicas.py)."""
+    from core.replicas import replica_aliases, statuses
+
+    if not replica_aliases():
+        return {"status": "ok", "detail": "no replicas: the primary answers every read",
+                "replicas": []}
+    found = statuses()
+    result = {"status": "ok", "usable": sum(status.usable for status in found),
+              "replicas": [status.as_dict() for status in found]}
+    if not result["usable"]:
+        result["detail"] = "no usable replica: the primary answers every read"
+    return result
+
+
 # How late an enabled periodic task may be, in intervals, before the scheduler (Celery beat,
 # or `manage.py run_scheduler` on the embedded default) counts as stopped.
 LATE_INTERVALS = 3
@@ -139,7 +155,7 @@ def _check_workers() -> dict:
 
 
 CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _check_executors,
-          "schedules": check_schedules, "workers": _check_workers}
+          "schedules": check_schedules, "workers": _check_workers, "replicas": _check_replicas}
 
 
 @require_safe

@@ -3,7 +3,7 @@
 Request counts and latency are counted in each process; with gunicorn's several workers set
 PROMETHEUS_MULTIPROC_DIR (an empty folder, emptied at each start) so that a scrape adds up
 every worker (gunicorn.conf.py marks dead workers). The state of the service (executors,
-RPC endpoints, indexer lag, workflows) is read from the database at scrape time by
+RPC endpoints, indexer lag, workflows, read replicas' lag) is read at scrape time by
 `StateCollector`, so it is right whichever process answers.
 
 Apps count their own events with counters of their own (verification/metrics.py): every
@@ -71,7 +71,8 @@ class StateCollector:
     one that fails (a table not migrated yet) is left out and logged, the others stay."""
 
     def collect(self):
-        for family in (self._executors, self._rpc_endpoints, self._index_lag, self._workflows):
+        for family in (self._executors, self._rpc_endpoints, self._index_lag, self._workflows,
+                       self._replicas):
             try:
                 yield from family()
             except Exception as exc:  # a scrape must answer with what it can
@@ -135,6 +136,22 @@ class StateCollector:
         for state in WorkflowState.values:
             gauge.add_metric([state], counts.get(state, 0))
         yield gauge
+
+
+    def _replicas(self):
+        from core.replicas import statuses
+
+        lag = GaugeMetricFamily("database_replica_lag_seconds",
+                                "How far the read replica is behind the primary (0: caught up).",
+                                labels=["replica"])
+        usable = GaugeMetricFamily("database_replica_usable",
+                                   "1 when the read replica answers reads, 0 when skipped.",
+                                   labels=["replica"])
+        for status in statuses():
+            if status.lag_seconds is not None:
+                lag.add_metric([status.alias], status.lag_seconds)
+            usable.add_metric([status.alias], 1 if status.usable else 0)
+        yield from (lag, usable)
 
 
 def _scrape_registry() -> CollectorRegistry:

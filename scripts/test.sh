@@ -37,6 +37,13 @@ start_in_ci "$PG_PORT" PostgreSQL \
 start_in_ci "$REDIS_PORT" Redis \
   redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no
 
+# The replica tests (tests/replica.py) stream from this server over 127.0.0.1: a
+# replication entry in pg_hba.conf (the "all" of the other entries does not cover it).
+if listening "$PG_PORT" && [ "${CI:-}" = "true" ]; then
+  ./scripts/allow_replication.sh || missing "replication from 127.0.0.1 is not allowed" \
+    "the replica tests fail."
+fi
+
 if listening "$PG_PORT"; then
   export DATABASE_URL="postgres://postgres@${PG_HOST}:${PG_PORT}/${DB_NAME}"
   echo "==> Database: PostgreSQL at ${PG_HOST}:${PG_PORT}"

@@ -235,3 +235,25 @@ def eas_chain(eas, db) -> EasChain:
     eas_deployment = DeploymentFactory(chain=chain, kind="eas", address=eas.deployment.eas,
                                        start_block=eas.deployment.eas_block)
     return EasChain(eas, chain, registry, eas_deployment)
+
+
+@pytest.fixture(scope="session")
+def pg_replica(django_db_setup, django_db_blocker):
+    """A real streaming replica of the test PostgreSQL (tests/replica.py), started once the
+    test database exists (the backup of the whole cluster then holds it), stopped at the
+    end. Needs PostgreSQL; mandatory in CI."""
+    from django.db import connection
+
+    from tests.replica import Replica, ReplicaUnavailable
+
+    if connection.vendor != "postgresql":
+        pytest.skip("read replicas are PostgreSQL streaming replicas")
+    primary = connection.settings_dict
+    replica = Replica(primary["HOST"] or "127.0.0.1", primary["PORT"] or 5432, primary["USER"])
+    try:
+        replica.start()
+    except ReplicaUnavailable as exc:
+        missing(f"a streaming replica could not be started: {exc}",
+                "run scripts/allow_replication.sh")
+    yield replica
+    replica.stop()

@@ -23,6 +23,7 @@ from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
 from core.problems import problem
+from core.replicas import run_read
 from trpc.errors import KEPT_HEADERS, RpcError
 
 logger = logging.getLogger("trpc")
@@ -121,7 +122,9 @@ def call(procedure: Procedure, request, holder, data):
         query_string, body = "", json.dumps(rest).encode()
     inner = _inner_request(request, procedure.method, path, query_string, body, holder)
     match = resolve(inner.path_info)
-    response = match.func(inner, *match.args, **match.kwargs)
+    # On a read replica when the route's reads go there (core/replicas.py), as over HTTP.
+    response = run_read(procedure.url_name, procedure.method,
+                        lambda: match.func(inner, *match.args, **match.kwargs))
     if (window := getattr(inner, "rate_limit", None)) is not None:
         request.rate_limit = window  # the key's budget after this call: the outer headers'
     if hasattr(response, "render"):

@@ -47,6 +47,7 @@ from registry.models import Chain
 from verification import reasons
 from verification.offchain import ranked_offchain
 from verification.reasons import RANK, REASONS, VALID
+from verification.replica_check import checked_on_primary, each_checked_on_primary
 from verification.sql import (
     earliest_valid,
     has_offchain,
@@ -203,6 +204,7 @@ def reason_query(document_hash: str, *, chain_id: int | None = None, now: dateti
     )
 
 
+@checked_on_primary  # a replica's young `true`, asked again of the primary
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
                     now: datetime | None = None, proof: list[str] | None = None,
                     merkle_root: str | None = None) -> Verification:
@@ -269,6 +271,7 @@ def _answer_off_chain(offchain, on_chain_rank: int, **fields) -> Verification:
     return not_verified(rank, **fields)
 
 
+@each_checked_on_primary
 def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
                      now: datetime | None = None) -> list[Verification]:
     """Verify many normalised document hashes in one database statement: each distinct hash
