@@ -19,7 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, check: bool, **options):
         if check:
-            self.check()
+            self.show_status()
             return
         follower = Follower()
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, stop)
         follower.run()
 
-    def check(self) -> None:
+    def show_status(self) -> None:
         age, chains = follower_status()
         if age is None or age > STATUS_MAX_AGE:
             raise CommandError("No follower wrote its status "
