@@ -78,18 +78,37 @@ class Seen:
     confirmations: int = 0
 
 
-def workflows_track(now=None, *, progress: ProgressCallback = no_progress) -> TrackReport:
-    """One tracking run; `progress(done, total)` in workflows looked at on their chains."""
+def workflows_track(now=None, *, progress: ProgressCallback = no_progress,
+                    track_chain=None) -> TrackReport:
+    """One tracking run; `progress(done, total)` in workflows looked at on their chains.
+    `track_chain(chain)`, when given, takes over each chain's receipts (the periodic task
+    queues one task per chain)."""
     now = now or timezone.now()
     report = TrackReport(expired=workflows_expire(now), requeued=workflows_requeue_abandoned(now))
     looked = Looked(progress, _watched(now).count())
     for chain in Chain.objects.filter(pk__in=_watched(now).values("chain_id")):
-        try:
-            _track_chain(chain, now, report, looked)
-        except NoEndpointAvailable as exc:
-            report.errors[chain.chain_id] = str(exc)
-            logger.warning("Tracking workflows of chain %s: %s", chain.chain_id, exc)
+        if track_chain is not None:
+            track_chain(chain)
+        else:
+            _track_reporting(chain, now, report, looked)
     return report
+
+
+def workflows_track_chain(chain_id: int, now=None) -> TrackReport:
+    """The receipts of one chain's watched workflows only (right after its index run)."""
+    report = TrackReport()
+    chain = Chain.objects.filter(pk=chain_id).first()
+    if chain is not None:
+        _track_reporting(chain, now or timezone.now(), report, Looked(no_progress, 0))
+    return report
+
+
+def _track_reporting(chain: Chain, now, report: TrackReport, looked: "Looked") -> None:
+    try:
+        _track_chain(chain, now, report, looked)
+    except NoEndpointAvailable as exc:
+        report.errors[chain.chain_id] = str(exc)
+        logger.warning("Tracking workflows of chain %s: %s", chain.chain_id, exc)
 
 
 def _watched(now):

@@ -313,6 +313,15 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Per-chain work has queues of its own, so that workers can be given to it apart and one
+# kind of work never waits behind another (README, "Queues and workers"): indexing (one
+# task per chain and head) on `index`, RPC probes (one per chain) on `probe`, everything
+# else (tracking, webhooks, leases, the periodic fan-outs) on `default`.
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "attestations.index_chain": {"queue": "index"},
+    "registry.probe_chain": {"queue": "probe"},
+}
 # A message a killed worker took but never acknowledged goes back to the queue after this
 # many seconds (Redis broker). Longer than the longest task, or a slow task runs twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -11,13 +11,16 @@ from django.db import transaction
 PERIODIC_TASKS = {
     "Expire executor leases": {"task": "executors.expire_leases", "every": 10},
     # Each endpoint has its own interval (monitoring.intervalSeconds); this is how often
-    # the task looks for endpoints that are due.
+    # the task looks for endpoints that are due, and queues one probe task per chain.
     "Probe RPC endpoints": {"task": "registry.probe_rpcs", "every": 5},
-    # Each chain is read up to its head every run; a run still busy with a chain holds its
-    # lock and the next one skips it.
-    "Index chains": {"task": "attestations.index_chains", "every": 5},
-    # Expiry, abandoned jobs, receipts of submitted workflows, reorganisations.
-    "Track workflows": {"task": "bindings.track_workflows", "every": 5},
+    # One index task per chain, each read up to its head. `manage.py follow_chains` queues
+    # them on every new block; this is the safety net for when it is down or a head was
+    # missed, so it bounds how stale a chain can get then, and costs a run per chain that
+    # mostly finds nothing new.
+    "Index chains": {"task": "attestations.index_chains", "every": 15},
+    # Expiry and abandoned jobs (minutes-long deadlines), then one task per chain for the
+    # receipts of submitted workflows, which the follower also queues after each index run.
+    "Track workflows": {"task": "bindings.track_workflows", "every": 15},
     # Webhook deliveries that are due and that no worker holds: retries, lost messages,
     # runs of killed workers (their claims ran out).
     "Sweep webhooks": {"task": "webhooks.sweep", "every": 10},

@@ -8,7 +8,8 @@ the endpoint for the health model. Endpoints that answered with another chain's 
 an administrator marked down or in maintenance, are left out. No retries hidden in web3,
 short timeouts, and never call this inside a database transaction.
 
-Only http(s) endpoints serve this synchronous client; ws(s) endpoints are probed only.
+Only http(s) endpoints serve this synchronous client; ws(s) endpoints are probed, and
+followed for new heads (registry/heads.py).
 Requests go through registry/rpc_transport.py: refused addresses, redirects and answers
 over RPC_RESPONSE_MAX_BYTES fail over like a connection error.
 """
@@ -35,12 +36,15 @@ class NoEndpointAvailable(Exception):
     """No endpoint of the chain answered; the message lists what each one did (masked)."""
 
 
-def ordered_endpoints(chain: Chain) -> list[RpcEndpoint]:
-    """The chain's usable http(s) endpoints, best first."""
+HTTP, WEBSOCKET = ("http://", "https://"), ("ws://", "wss://")
+
+
+def ordered_endpoints(chain: Chain, *, schemes: tuple[str, ...] = HTTP) -> list[RpcEndpoint]:
+    """The chain's usable endpoints of these URL schemes (http(s) by default), best first."""
     now = timezone.now()
     candidates = [
         endpoint for endpoint in RpcEndpoint.objects.with_override().filter(chain=chain)
-        if endpoint.url.lower().startswith(("http://", "https://"))
+        if endpoint.url.lower().startswith(schemes)
         and endpoint.answers_for_its_chain
         and endpoint.active_override(now) not in _EXCLUDED_OVERRIDES
     ]

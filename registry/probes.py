@@ -87,17 +87,18 @@ async def _call_http(session: aiohttp.ClientSession, url: str, method: str):
         if response.status != 200:
             raise RpcError(f"HTTP {response.status}")
         body = await read_capped(response)
-    return _result(_json(body))
+    return rpc_result(parse_json(body))
 
 
-def _json(body: bytes | str):
+# The three checks below are shared with the head follower (registry/heads.py).
+def parse_json(body: bytes | str):
     try:
         return json.loads(body)
     except (ValueError, RecursionError):  # a captive portal's page, or JSON nested too deep
         raise RpcError(INVALID) from None
 
 
-def _result(body):
+def rpc_result(body):
     if not isinstance(body, dict) or ("result" not in body and "error" not in body):
         raise RpcError(INVALID)
     if "error" in body:  # its message is the provider's text: not kept
@@ -105,7 +106,7 @@ def _result(body):
     return body["result"]
 
 
-def _quantity(value) -> int:
+def quantity(value) -> int:
     if not isinstance(value, str) or not _QUANTITY.fullmatch(value):
         raise RpcError(INVALID)
     number = int(value, 16)
@@ -130,15 +131,15 @@ async def _probe(endpoint: RpcEndpoint, session: aiohttp.ClientSession) -> Probe
         ) as ws:
             async def call(method):
                 await ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": []}))
-                return _result(_json(await ws.recv()))
+                return rpc_result(parse_json(await ws.recv()))
             return await _ask(endpoint, call)
     return await _ask(endpoint, lambda method: _call_http(session, endpoint.url, method))
 
 
 async def _ask(endpoint: RpcEndpoint, call) -> ProbeResult:
-    chain_id = _quantity(await call("eth_chainId"))
+    chain_id = quantity(await call("eth_chainId"))
     started = time.perf_counter()
-    head = _quantity(await call("eth_blockNumber"))
+    head = quantity(await call("eth_blockNumber"))
     latency_ms = (time.perf_counter() - started) * 1000
     try:
         syncing = bool(await call("eth_syncing"))
@@ -330,11 +331,20 @@ def _best_heads(chain_ids, fresh: list[RpcEndpoint], now) -> dict[int, int]:
     return best
 
 
+def chains_due(now=None) -> list[int]:
+    """The chains with a monitored endpoint whose probe is due."""
+    now = now or timezone.now()
+    return sorted({endpoint.chain_id for endpoint in RpcEndpoint.objects.filter(
+        monitoring_enabled=True) if endpoint.is_probe_due(now)})
+
+
 def probe_rpcs(*, due_only: bool = True, chain=None, now=None,
                progress: ProgressCallback = no_progress) -> dict:
-    """One probe cycle; returns counts by status. Skipped while another cycle runs."""
+    """One probe cycle (of `chain`'s endpoints only, when given); returns counts by status.
+    Skipped while another cycle of the same scope runs."""
     now = now or timezone.now()
-    if not cache.add(LOCK_NAME, True, timeout=300):
+    lock = LOCK_NAME if chain is None else f"{LOCK_NAME}:{chain.pk}"
+    if not cache.add(lock, True, timeout=300):
         return {"skipped": "another probe cycle is running"}
     try:
         endpoints = RpcEndpoint.objects.filter(monitoring_enabled=True)
@@ -344,7 +354,7 @@ def probe_rpcs(*, due_only: bool = True, chain=None, now=None,
         results = probe_endpoints(endpoints, progress=progress)
         updated = apply_results(results, now)
     finally:
-        cache.delete(LOCK_NAME)
+        cache.delete(lock)
     counts = Counter(str(endpoint.status) for endpoint in updated)
     order = [ProbeStatus.HEALTHY, ProbeStatus.DEGRADED, ProbeStatus.UNKNOWN, ProbeStatus.DOWN]
     return {"probed": len(updated), **{s.value: counts[s.value] for s in order if counts[s.value]}}

@@ -211,6 +211,20 @@ def rpc_session(**adapter_options) -> requests.Session:
     return session
 
 
+def checked_socket(host: str, port: int, timeout: float) -> socket.socket:
+    """A TCP connection to `host` whose every address, and the peer reached, pass the rules
+    (for a client that takes a connected socket: the head follower's websockets)."""
+    for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+        check_address(info[4][0])
+    sock = socket.create_connection((host, port), timeout=timeout)
+    try:
+        check_address(sock.getpeername()[0])
+    except RpcRefusal:
+        sock.close()
+        raise
+    return sock
+
+
 # --- aiohttp and websockets (the probes) ------------------------------------------------------
 
 

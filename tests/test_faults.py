@@ -290,7 +290,8 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
     first = start_worker(env, queue, log)
     second = None
     try:
-        result = client.send_task("attestations.index_chains", queue=queue, ignore_result=False)
+        result = client.send_task("attestations.index_chain", args=[eas_chain.chain.chain_id],
+                                  queue=queue, ignore_result=False)
         wait_for(lambda: forwarder.requests >= 1, 30, "the first worker to start the task")
         first.send_signal(signal.SIGKILL)  # in the middle: its first chain call is pending
         killed = time.time()  # after the worker took the message, whenever that was
@@ -304,10 +305,10 @@ def test_a_worker_killed_mid_task_leaves_the_task_to_the_next_worker_done_once(
         time.sleep(max(0.0, killed + visibility + 0.5 - time.time()))
         second = start_worker(env, queue, log)
         try:
-            reports = result.get(timeout=60)
+            report = result.get(timeout=60)
         except Exception as exc:
             raise AssertionError(f"{exc!r}; worker log:\n{log.read_text()}") from exc
-        assert [d["attestations"] for d in reports[0]["deployments"]] == [0, 20]
+        assert [d["attestations"] for d in report["deployments"]] == [0, 20]
         assert_indexed_once(uids)
         cursor = IndexCursor.objects.get(deployment=eas_chain.eas)
         assert cursor.last_error == "" and cursor.next_block == head + 1

@@ -5,6 +5,10 @@ registries first, so that attestations find their schema), check the block hashe
 for a reorganisation (rolling back to the fork and re-reading when the chain changed), then
 read from its cursor to the head in adaptive block ranges, one transaction per range.
 Records are read up to the head, without waiting: their confirmations count from it.
+
+A run that finds the chain busy asks the run in hand to go once more (`ask_again`): that
+run read its head before the block that queued this one, which would otherwise wait for
+the next block to be indexed.
 """
 
 import logging
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 from web3 import Web3
 
@@ -25,6 +30,8 @@ from registry.models import Chain, Deployment
 
 logger = logging.getLogger(__name__)
 INDEXED_KINDS = (Deployment.Kind.SCHEMA_REGISTRY, Deployment.Kind.EAS)
+MAX_PASSES = 5  # one run's passes at most, however often it is asked to go again
+AGAIN_SECONDS = 60
 
 
 @dataclass
@@ -41,6 +48,16 @@ class DeploymentReport:
     rolled_back_from: int | None = None
     reorg: bool = False
     error: str = ""
+
+    def add(self, later: "DeploymentReport") -> None:
+        """Fold in the report of a later pass over the same deployment."""
+        for name in ("ranges", "logs", "schemas", "attestations", "revocations", "timestamps"):
+            setattr(self, name, getattr(self, name) + getattr(later, name))
+        self.next_block, self.error = later.next_block, later.error
+        self.reorg = self.reorg or later.reorg
+        if later.rolled_back_from is not None:
+            self.rolled_back_from = later.rolled_back_from if self.rolled_back_from is None \
+                else min(self.rolled_back_from, later.rolled_back_from)
 
     def as_dict(self) -> dict:
         return {"deployment": self.deployment.pk, "kind": self.deployment.kind,
@@ -75,11 +92,19 @@ def reorg_window(chain: Chain) -> int:
     return max(2 * chain.confirmations, settings.INDEXER_MIN_REORG_WINDOW)
 
 
+def indexed_chains():
+    """The active chains that have deployments to follow."""
+    return Chain.objects.filter(status=Chain.Status.ACTIVE,
+                                deployments__kind__in=INDEXED_KINDS).distinct()
+
+
 def index_chains() -> list[ChainReport]:
-    """Index every active chain that has deployments to follow (the Celery beat task)."""
-    chains = Chain.objects.filter(status=Chain.Status.ACTIVE,
-                                  deployments__kind__in=INDEXED_KINDS).distinct()
-    return [index_chain(chain) for chain in chains]
+    """Index every active chain that has deployments to follow, one after the other."""
+    return [index_chain(chain) for chain in indexed_chains()]
+
+
+def _again_key(chain_id: int) -> str:
+    return f"indexer-again:{chain_id}"
 
 
 def index_chain(chain: Chain, *, from_block: int | None = None,
@@ -89,25 +114,40 @@ def index_chain(chain: Chain, *, from_block: int | None = None,
     report = ChainReport(chain.chain_id)
     with chain_lock(chain.chain_id) as held:
         if not held:
+            cache.set(_again_key(chain.chain_id), True, AGAIN_SECONDS)
             report.skipped = "another run holds the chain's lock"
             return report
-        deployments = list(Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS))
-        # Schema registries first: an attestation then finds its schema in the same run.
-        deployments.sort(key=lambda d: (d.kind != Deployment.Kind.SCHEMA_REGISTRY, d.pk))
-        w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
-        try:
-            report.head = rpc.block_number(w3)
-        except Exception as exc:
-            report.error = _describe(exc)
-            for deployment in deployments:
-                _record_error(_cursor(deployment), report.error)
-            logger.warning("Indexing chain %s: cannot read the head: %s", chain.chain_id,
-                           report.error)
-            return report
-        for deployment in deployments:
-            report.deployments.append(
-                _index_deployment(w3, chain, deployment, report.head, from_block, progress))
+        cache.delete(_again_key(chain.chain_id))  # this pass reads a head from now on
+        _index_pass(chain, report, from_block, progress)
+        for _ in range(MAX_PASSES - 1):
+            if report.error or not cache.delete(_again_key(chain.chain_id)):
+                break
+            _index_pass(chain, report, None, progress)
     return report
+
+
+def _index_pass(chain: Chain, report: ChainReport, from_block: int | None,
+                progress: ProgressCallback) -> None:
+    deployments = list(Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS))
+    # Schema registries first: an attestation then finds its schema in the same run.
+    deployments.sort(key=lambda d: (d.kind != Deployment.Kind.SCHEMA_REGISTRY, d.pk))
+    w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
+    try:
+        report.head = rpc.block_number(w3)
+    except Exception as exc:
+        report.error = _describe(exc)
+        for deployment in deployments:
+            _record_error(_cursor(deployment), report.error)
+        logger.warning("Indexing chain %s: cannot read the head: %s", chain.chain_id,
+                       report.error)
+        return
+    earlier = {d.deployment.pk: d for d in report.deployments}
+    for deployment in deployments:
+        done = _index_deployment(w3, chain, deployment, report.head, from_block, progress)
+        if deployment.pk in earlier:
+            earlier[deployment.pk].add(done)
+        else:
+            report.deployments.append(done)
 
 
 def _cursor(deployment: Deployment) -> IndexCursor:

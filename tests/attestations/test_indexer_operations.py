@@ -13,7 +13,7 @@ from attestations import eas as eas_contracts
 from attestations.indexer import events, index_chain, reader, rpc
 from attestations.indexer.lock import LOCK_CLASS
 from attestations.models import Attestation, IndexCursor, Schema
-from attestations.tasks import index_all_chains
+from attestations.tasks import index_all_chains, index_one_chain
 from registry.chain_client import NoEndpointAvailable
 from tests.anvil import StubRpc, free_port
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
@@ -174,8 +174,10 @@ def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain
     assert "rolled back to block 0" in out.getvalue()
     assert Attestation.objects.count() == 2 and Schema.objects.get().attestation_count == 2
 
-    (report,) = index_all_chains()
-    assert report["chainId"] == 31337 and report["skipped"] == ""
+    # The periodic task queues one index task per chain (run at once without a broker).
+    assert index_all_chains() == [31337]
+    assert index_one_chain(31337)["skipped"] == ""
+    assert index_one_chain(999_999)["skipped"] == "not an active chain with deployments to index"
 
 
 def test_the_command_refuses_unknown_and_inactive_chains():

@@ -234,5 +234,5 @@ def test_the_tracking_task_is_registered_and_scheduled():
     from ops.schedules import PERIODIC_TASKS
 
     app.loader.import_default_modules()
-    assert "bindings.track_workflows" in app.tasks
-    assert {"task": "bindings.track_workflows", "every": 5} in PERIODIC_TASKS.values()
+    assert {"bindings.track_workflows", "bindings.track_chain"} <= set(app.tasks)
+    assert {"task": "bindings.track_workflows", "every": 15} in PERIODIC_TASKS.values()

@@ -45,14 +45,14 @@ def json_lines(text: str) -> list[dict]:
     return parsed
 
 
-def queue_in_a_request(client: Celery, queue_name: str) -> list:
+def queue_in_a_request(client: Celery, queue_name: str, chain_id: int) -> list:
     """Queue the index task and a task that logs a secret from inside a request, as a view
     would."""
     sent = []
 
     def view(request):
         options = {"queue": queue_name, "ignore_result": False}
-        sent.append(client.send_task("attestations.index_chains", **options))
+        sent.append(client.send_task("attestations.index_chain", args=[chain_id], **options))
         sent.append(client.send_task("tests.call_rpc", args=[SECRET_URL], **options))
         return HttpResponse()
 
@@ -71,7 +71,7 @@ def test_a_task_logs_in_json_with_the_request_id_that_queued_it_and_secrets_mask
     start_worker(quiet=True, include=("tests.celery.tasks",))
     client = Celery("test-client", broker=broker_url, backend=broker_url)
     try:
-        index, call_rpc = queue_in_a_request(client, queue)
+        index, call_rpc = queue_in_a_request(client, queue, deployment.chain.chain_id)
         try:
             index.get(timeout=DEADLINE)
             assert call_rpc.get(timeout=DEADLINE) == {"url": SECRET_URL}
@@ -129,13 +129,13 @@ def test_beat_logs_in_json(broker_url, tmp_path):
 
 def test_the_index_task_has_time_limits_of_its_own_and_others_the_defaults():
     app = config.celery.app
-    index = app.tasks["attestations.index_chains"]
+    index = app.tasks["attestations.index_chain"]
     assert (index.soft_time_limit, index.time_limit) == (settings.INDEXER_SOFT_TIME_LIMIT,
                                                          settings.INDEXER_TIME_LIMIT)
     assert app.conf.task_soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
     assert app.conf.task_time_limit == settings.CELERY_TASK_TIME_LIMIT
     assert app.conf.task_ignore_result is True
-    assert attestation_tasks.index_all_chains.name == "attestations.index_chains"
+    assert attestation_tasks.index_one_chain.name == "attestations.index_chain"
 
 
 def test_the_soft_time_limit_stops_an_index_run_and_keeps_the_cursor(monkeypatch):

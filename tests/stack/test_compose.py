@@ -26,11 +26,35 @@ def test_every_long_running_service_restarts_unless_stopped():
         assert SERVICES[name].get("restart") == "unless-stopped", name
 
 
-def test_worker_and_beat_have_health_checks_of_their_own():
+def test_workers_beat_and_the_follower_have_health_checks_of_their_own():
     tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING}
     assert "inspect ping -d celery@$$HOSTNAME" in " ".join(tests["worker"])
+    assert "inspect ping -d indexer@$$HOSTNAME" in " ".join(tests["indexer"])
+    assert "--hostname indexer@%h" in SERVICES["indexer"]["command"]
     assert tests["beat"][-2:] == ["manage.py", "check_beat"]
+    assert tests["follower"][-3:] == ["manage.py", "follow_chains", "--check"]
     assert len({str(test) for test in tests.values()}) == len(tests)  # none borrows another's
+
+
+def consumed_queues() -> dict[str, list[str]]:
+    """The queues each Celery worker service of the file consumes (-Q)."""
+    queues = {}
+    for name, service in SERVICES.items():
+        args = command(service) if "command" in service else []
+        if args[1:2] == ["-A"] and "worker" in args:
+            queues[name] = args[args.index("-Q") + 1].split(",")
+    return queues
+
+
+def test_every_queue_the_tasks_are_routed_to_has_a_worker_and_the_follower_runs():
+    from django.conf import settings
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    consumed = consumed_queues()
+    assert consumed == {"worker": ["default"], "indexer": ["index", "probe"]}
+    assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} == {q for qs in consumed.values()
+                                                             for q in qs}
+    assert command(SERVICES["follower"])[1:] == ["manage.py", "follow_chains"]
 
 
 def test_only_nginx_is_published_and_it_serves_the_repositorys_config():
