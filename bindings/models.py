@@ -67,10 +67,11 @@ class WorkflowQuerySet(models.QuerySet):
         """Move every one of `workflows` (as read in the caller's transaction, locked where
         the database locks rows) to `to_state` with `changes` (the same for all) and
         `each(workflow)` (values of its own), recording each move; `cause` is a text or a
-        function of the workflow. All or nothing: IllegalTransition when the state machine
-        does not allow one of the moves, or another worker moved one of the rows first (the
-        UPDATE matches the states read), and then nothing is changed. One UPDATE per chunk
-        of rows (per-row values as CASE, as Django's bulk_update writes them)."""
+        function of the workflow (as read). All or nothing: IllegalTransition when the state
+        machine does not allow one of the moves, or another worker moved one of the rows
+        first (the UPDATE matches the states read); the caller's transaction then goes on
+        when nothing had changed yet, else it is marked for rollback. One UPDATE per chunk of
+        rows (per-row values as CASE, as Django's bulk_update writes them)."""
         rows = list(workflows)
         for workflow in rows:
             if to_state not in TRANSITIONS[workflow.state]:
@@ -91,11 +92,12 @@ class WorkflowQuerySet(models.QuerySet):
                     raise refused  # the atomic block marks the transaction for rollback
             else:
                 from_states = [w.state for w in rows]
+                causes = [cause(w) if callable(cause) else cause for w in rows]  # as read
                 for workflow in rows:
                     workflow.state, workflow.updated_at = to_state, now
                     for name, value in {**changes, **own.get(workflow.pk, {})}.items():
                         setattr(workflow, name, value)
-                record_transitions(rows, from_states, cause, now)
+                record_transitions(rows, from_states, causes, now)
         if refused is not None:
             raise refused
         return rows
