@@ -88,7 +88,7 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
         return Response(data, status=status.HTTP_201_CREATED,
                         headers=created_headers("workflow-detail", pk=workflow.pk))
 
-    @extend_schema(parameters=[BATCH_IDEMPOTENCY_KEY],
+    @extend_schema(operation_id="createWorkflowBatch", parameters=[BATCH_IDEMPOTENCY_KEY],
                    request=serializers.WorkflowBatchCreateSerializer,
                    responses={201: serializers.WorkflowBatchSerializer,
                               200: serializers.WorkflowBatchSerializer})

@@ -806,9 +806,34 @@ export interface paths {
         put?: never;
         /**
          * Claim job
-         * @description Take the oldest queued workflow of the chain; 204 when there is none.
+         * @description Take the oldest queued workflow of the chain (204 when there is none); with
+         *     `limit`, up to that many of them, as `{"jobs": [...]}`, each handed to this executor
+         *     alone.
          */
         post: operations["claimJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chain-registry/{chain}/jobs/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report jobs
+         * @description Report the results of many jobs at once, all or nothing: when one item would be
+         *     refused (another executor's job 403, unknown 404, not taking a result now 409,
+         *     malformed or repeated 400), the whole call is, naming the item (`results.3`), and
+         *     nothing is written. A repeat of the same `txHash` is a repeat, as for one job.
+         */
+        post: operations["reportJobs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1111,6 +1136,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create workflow batch
+         * @description Bind many documents: up to 1,000 binding requests, each checked as `POST
+         *     /workflows` checks one, queued all together or none (a refusal names the item:
+         *     `workflows.3.documentHash`). 201 when any was created; `Location` is the first
+         *     created workflow's.
+         */
+        post: operations["createWorkflowBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trpc/{procedures}": {
         parameters: {
             query?: never;
@@ -1255,6 +1303,13 @@ export interface components {
             /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
             confirmations: number;
         };
+        /**
+         * @description * `single` - Single
+         *     * `multi` - Multi
+         *     * `merkle` - Merkle
+         * @enum {string}
+         */
+        BindingModeEnum: "single" | "multi" | "merkle";
         /** @enum {unknown} */
         BlankEnum: "";
         Category: {
@@ -1282,6 +1337,14 @@ export interface components {
             confirmations?: number;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
+            /**
+             * @description How executors bind documents here: `single` (an attest transaction per document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of the Merkle root of each claimed batch).
+             *
+             *     * `single` - Single
+             *     * `multi` - Multi
+             *     * `merkle` - Merkle
+             */
+            bindingMode?: components["schemas"]["BindingModeEnum"];
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1302,6 +1365,14 @@ export interface components {
             confirmations?: number;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
+            /**
+             * @description How executors bind documents here: `single` (an attest transaction per document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of the Merkle root of each claimed batch).
+             *
+             *     * `single` - Single
+             *     * `multi` - Multi
+             *     * `merkle` - Merkle
+             */
+            bindingMode?: components["schemas"]["BindingModeEnum"];
         };
         /**
          * @description * `active` - Active
@@ -1574,17 +1645,39 @@ export interface components {
             attempt: number;
             /** Format: date-time */
             dispatchedAt: string;
+            /**
+             * @description How to bind it: `single` (its own attest transaction), `multi` (one multiAttest for the claimed batch's jobs of this mode), `merkle` (in the Merkle root of the claimed batch's jobs of this mode).
+             *
+             *     * `single` - Single
+             *     * `multi` - Multi
+             *     * `merkle` - Merkle
+             */
+            bindingMode: components["schemas"]["BindingModeEnum"];
+        };
+        JobBatch: {
+            /** @description Oldest first; empty when none is queued. */
+            jobs: components["schemas"]["Job"][];
         };
         JobClaimRequest: {
             /** Format: uuid */
             executorId: string;
+            /** @description Claim up to this many jobs (1 to 500); the answer is then `{"jobs": [...]}` (an empty list when none is queued). Without it: one job, or 204. */
+            limit?: number;
         };
-        JobResultRequest: {
-            /** Format: uuid */
-            executorId: string;
+        JobClaimResponse: components["schemas"]["Job"] | components["schemas"]["JobBatch"];
+        JobResultItemRequest: {
             /** @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */
             txHash?: string;
             error?: string;
+            /** Format: uuid */
+            workflowId: string;
+        };
+        JobResultRequest: {
+            /** @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */
+            txHash?: string;
+            error?: string;
+            /** Format: uuid */
+            executorId: string;
         };
         JobResultResponse: {
             /** Format: uuid */
@@ -1592,6 +1685,16 @@ export interface components {
             state: components["schemas"]["WorkflowStateEnum"];
             txHash: string;
             attempts: number;
+        };
+        JobResultsRequest: {
+            /** Format: uuid */
+            executorId: string;
+            /** @description 1 to 500 results, each for another job of this executor. */
+            results: components["schemas"]["JobResultItemRequest"][];
+        };
+        JobResultsResponse: {
+            /** @description In the request's order. */
+            results: components["schemas"]["JobResultResponse"][];
         };
         /**
          * @description * `eas` - EAS
@@ -1878,6 +1981,14 @@ export interface components {
             confirmations?: number;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
+            /**
+             * @description How executors bind documents here: `single` (an attest transaction per document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of the Merkle root of each claimed batch).
+             *
+             *     * `single` - Single
+             *     * `multi` - Multi
+             *     * `merkle` - Merkle
+             */
+            bindingMode?: components["schemas"]["BindingModeEnum"];
         };
         PatchedChainStatusRequest: {
             status?: components["schemas"]["ChainStatusEnum"];
@@ -2012,6 +2123,14 @@ export interface components {
             confirmations: number;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
+            /**
+             * @description How executors bind documents here: `single` (an attest transaction per document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of the Merkle root of each claimed batch).
+             *
+             *     * `single` - Single
+             *     * `multi` - Multi
+             *     * `merkle` - Merkle
+             */
+            bindingMode?: components["schemas"]["BindingModeEnum"];
             deployments: components["schemas"]["PublicDeployment"][];
             readonly rpc: components["schemas"]["RpcSummary"];
             readonly executors: components["schemas"]["ExecutorSummary"];
@@ -2579,6 +2698,52 @@ export interface components {
             readonly updatedAt: string;
             /** Format: date-time */
             readonly confirmedAt: string | null;
+        };
+        WorkflowBatch: {
+            /** @description In the request's order. */
+            workflows: components["schemas"]["WorkflowBatchItem"][];
+        };
+        WorkflowBatchCreateRequest: {
+            /** @description 1 to 1000 binding requests, each as `POST /workflows` takes it; a refused one is named by its index (`workflows.3.documentHash`). */
+            workflows: components["schemas"]["WorkflowCreateRequest"][];
+        };
+        WorkflowBatchItem: {
+            /** Format: uuid */
+            readonly workflowId: string;
+            readonly chainId: number;
+            readonly documentHash: string;
+            readonly schemaId: string;
+            /** @description Values of the schema's other fields. */
+            readonly data: unknown;
+            readonly state: components["schemas"]["WorkflowStateEnum"];
+            /** @description Claims handed out so far. */
+            readonly attempts: number;
+            /**
+             * Format: date-time
+             * @description Not claimable before (back-off of a retry).
+             */
+            readonly availableAt: string;
+            /**
+             * Format: date-time
+             * @description Expires when nobody has claimed it by then.
+             */
+            readonly deadline: string;
+            /** Format: uuid */
+            readonly executorId: string | null;
+            readonly txHash: string | null;
+            /** @description Every candidate transaction ever reported. */
+            readonly txHashes: unknown;
+            readonly blockNumber: number | null;
+            readonly attestationUid: string | null;
+            readonly lastError: string;
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+            /** Format: date-time */
+            readonly confirmedAt: string | null;
+            /** @description Whether this request created it (false: a repeat of the request under the same Idempotency-Key found it). */
+            readonly created: boolean;
         };
         WorkflowCreateRequest: {
             /**
@@ -11681,7 +11846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Job"];
+                    "application/json": components["schemas"]["JobClaimResponse"];
                 };
             };
             /** @description No response body */
@@ -11700,6 +11865,192 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reportJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chain id (31337) or short name (anvil). */
+                chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobResultsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResultsResponse"];
+                };
             };
             /** @description Invalid input; `errors` names each field. */
             400: {
@@ -14745,6 +15096,178 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWorkflowBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating the batch with the same key and body returns the workflows it created (200, `created: false`); the same key with another body is a 409. Each item is stored under its own key, the header's and the item's index. Keys are per API key, up to 251 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowBatchCreateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowBatch"];
+                };
+            };
+            201: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The absolute path of the created resource. */
+                    Location?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowBatch"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;

@@ -1,6 +1,7 @@
 """POST /workflows/batch: up to 1,000 binding requests at once, all or nothing, idempotent."""
 
 import pytest
+from django.db import connection
 
 from bindings.models import Workflow, WorkflowTransition
 from tests.bindings.conftest import DOCUMENT
@@ -105,7 +106,8 @@ def test_another_key_repeats_nothing(api, document_schema):
 
 
 def test_a_thousand_workflows_in_one_request(api, document_schema, django_assert_max_num_queries):
-    with django_assert_max_num_queries(40):
+    # A few statements on PostgreSQL; SQLite splits the inserts by its parameter limit.
+    with django_assert_max_num_queries(20 if connection.vendor == "postgresql" else 80):
         response = post(api, items(1000))
     assert response.status_code == 201
     assert Workflow.objects.filter(state="queued").count() == 1000

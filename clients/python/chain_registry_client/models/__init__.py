@@ -16,6 +16,7 @@ from .admin_list_rpc_endpoints_probe_status_item import AdminListRpcEndpointsPro
 from .admin_list_trusted_attesters_ordering_item import AdminListTrustedAttestersOrderingItem
 from .attestation import Attestation
 from .attestation_decoded_type_0 import AttestationDecodedType0
+from .binding_mode_enum import BindingModeEnum
 from .blank_enum import BlankEnum
 from .category import Category
 from .category_request import CategoryRequest
@@ -55,10 +56,14 @@ from .interface_errors_item import InterfaceErrorsItem
 from .interface_events_item import InterfaceEventsItem
 from .interface_functions_item import InterfaceFunctionsItem
 from .job import Job
+from .job_batch import JobBatch
 from .job_claim_request import JobClaimRequest
 from .job_data import JobData
+from .job_result_item_request import JobResultItemRequest
 from .job_result_request import JobResultRequest
 from .job_result_response import JobResultResponse
+from .job_results_request import JobResultsRequest
+from .job_results_response import JobResultsResponse
 from .json_rpc_body_type_0 import JsonRpcBodyType0
 from .json_rpc_body_type_0_jsonrpc import JsonRpcBodyType0Jsonrpc
 from .json_rpc_body_type_0_method import JsonRpcBodyType0Method
@@ -164,6 +169,9 @@ from .watch import Watch
 from .watch_request import WatchRequest
 from .webhook_event_type_enum import WebhookEventTypeEnum
 from .workflow import Workflow
+from .workflow_batch import WorkflowBatch
+from .workflow_batch_create_request import WorkflowBatchCreateRequest
+from .workflow_batch_item import WorkflowBatchItem
 from .workflow_create_request import WorkflowCreateRequest
 from .workflow_create_request_data import WorkflowCreateRequestData
 from .workflow_detail import WorkflowDetail
@@ -187,6 +195,7 @@ __all__ = (
     "AdminListTrustedAttestersOrderingItem",
     "Attestation",
     "AttestationDecodedType0",
+    "BindingModeEnum",
     "BlankEnum",
     "Category",
     "CategoryRequest",
@@ -226,10 +235,14 @@ __all__ = (
     "InterfaceEventsItem",
     "InterfaceFunctionsItem",
     "Job",
+    "JobBatch",
     "JobClaimRequest",
     "JobData",
+    "JobResultItemRequest",
     "JobResultRequest",
     "JobResultResponse",
+    "JobResultsRequest",
+    "JobResultsResponse",
     "JsonRpcBodyType0",
     "JsonRpcBodyType0Jsonrpc",
     "JsonRpcBodyType0Method",
@@ -335,6 +348,9 @@ __all__ = (
     "WatchRequest",
     "WebhookEventTypeEnum",
     "Workflow",
+    "WorkflowBatch",
+    "WorkflowBatchCreateRequest",
+    "WorkflowBatchItem",
     "WorkflowCreateRequest",
     "WorkflowCreateRequestData",
     "WorkflowDetail",

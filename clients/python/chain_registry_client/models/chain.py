@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
+from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
 from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
 from ..types import UNSET, Unset
 
@@ -36,6 +37,9 @@ class Chain:
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
         offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
             their uid (default: only timestamped ones do; the signed time is the attester's claim).
+        binding_mode (BindingModeEnum | Unset): * `single` - Single
+            * `multi` - Multi
+            * `merkle` - Merkle
     """
 
     chain_id: int
@@ -50,6 +54,7 @@ class Chain:
     status: ChainStatusEnum | Unset = UNSET
     confirmations: int | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
+    binding_mode: BindingModeEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,6 +90,10 @@ class Chain:
 
         offchain_unanchored = self.offchain_unanchored
 
+        binding_mode: str | Unset = UNSET
+        if not isinstance(self.binding_mode, Unset):
+            binding_mode = self.binding_mode
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -110,6 +119,8 @@ class Chain:
             field_dict["confirmations"] = confirmations
         if offchain_unanchored is not UNSET:
             field_dict["offchainUnanchored"] = offchain_unanchored
+        if binding_mode is not UNSET:
+            field_dict["bindingMode"] = binding_mode
 
         return field_dict
 
@@ -157,6 +168,13 @@ class Chain:
 
         offchain_unanchored = d.pop("offchainUnanchored", UNSET)
 
+        _binding_mode = d.pop("bindingMode", UNSET)
+        binding_mode: BindingModeEnum | Unset
+        if isinstance(_binding_mode, Unset):
+            binding_mode = UNSET
+        else:
+            binding_mode = check_binding_mode_enum(_binding_mode)
+
         chain = cls(
             chain_id=chain_id,
             name=name,
@@ -170,6 +188,7 @@ class Chain:
             status=status,
             confirmations=confirmations,
             offchain_unanchored=offchain_unanchored,
+            binding_mode=binding_mode,
         )
 
         chain.additional_properties = d

@@ -9,6 +9,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
+from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
+
 if TYPE_CHECKING:
     from ..models.job_data import JobData
 
@@ -32,6 +34,9 @@ class Job:
         revocable (bool): Whether to attest revocably (as the schema says).
         attempt (int):
         dispatched_at (datetime.datetime):
+        binding_mode (BindingModeEnum): * `single` - Single
+            * `multi` - Multi
+            * `merkle` - Merkle
     """
 
     workflow_id: UUID
@@ -45,6 +50,7 @@ class Job:
     revocable: bool
     attempt: int
     dispatched_at: datetime.datetime
+    binding_mode: BindingModeEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,6 +77,8 @@ class Job:
 
         dispatched_at = self.dispatched_at.isoformat()
 
+        binding_mode: str = self.binding_mode
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -86,6 +94,7 @@ class Job:
                 "revocable": revocable,
                 "attempt": attempt,
                 "dispatchedAt": dispatched_at,
+                "bindingMode": binding_mode,
             }
         )
 
@@ -123,6 +132,8 @@ class Job:
 
         dispatched_at = isoparse(d.pop("dispatchedAt"))
 
+        binding_mode = check_binding_mode_enum(d.pop("bindingMode"))
+
         job = cls(
             workflow_id=workflow_id,
             chain_id=chain_id,
@@ -135,6 +146,7 @@ class Job:
             revocable=revocable,
             attempt=attempt,
             dispatched_at=dispatched_at,
+            binding_mode=binding_mode,
         )
 
         job.additional_properties = d

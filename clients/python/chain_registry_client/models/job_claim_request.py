@@ -6,6 +6,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="JobClaimRequest")
 
 
@@ -14,12 +16,17 @@ class JobClaimRequest:
     """
     Attributes:
         executor_id (UUID):
+        limit (int | Unset): Claim up to this many jobs (1 to 500); the answer is then `{"jobs": [...]}` (an empty list
+            when none is queued). Without it: one job, or 204.
     """
 
     executor_id: UUID
+    limit: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         executor_id = str(self.executor_id)
+
+        limit = self.limit
 
         field_dict: dict[str, Any] = {}
 
@@ -28,6 +35,8 @@ class JobClaimRequest:
                 "executorId": executor_id,
             }
         )
+        if limit is not UNSET:
+            field_dict["limit"] = limit
 
         return field_dict
 
@@ -36,8 +45,11 @@ class JobClaimRequest:
         d = dict(src_dict)
         executor_id = UUID(d.pop("executorId"))
 
+        limit = d.pop("limit", UNSET)
+
         job_claim_request = cls(
             executor_id=executor_id,
+            limit=limit,
         )
 
         return job_claim_request

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
 from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
 from ..types import UNSET, Unset
 
@@ -31,6 +32,9 @@ class PatchedChainRequest:
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
         offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
             their uid (default: only timestamped ones do; the signed time is the attester's claim).
+        binding_mode (BindingModeEnum | Unset): * `single` - Single
+            * `multi` - Multi
+            * `merkle` - Merkle
     """
 
     chain_id: int | Unset = UNSET
@@ -43,6 +47,7 @@ class PatchedChainRequest:
     status: ChainStatusEnum | Unset = UNSET
     confirmations: int | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
+    binding_mode: BindingModeEnum | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chain_id = self.chain_id
@@ -73,6 +78,10 @@ class PatchedChainRequest:
 
         offchain_unanchored = self.offchain_unanchored
 
+        binding_mode: str | Unset = UNSET
+        if not isinstance(self.binding_mode, Unset):
+            binding_mode = self.binding_mode
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -96,6 +105,8 @@ class PatchedChainRequest:
             field_dict["confirmations"] = confirmations
         if offchain_unanchored is not UNSET:
             field_dict["offchainUnanchored"] = offchain_unanchored
+        if binding_mode is not UNSET:
+            field_dict["bindingMode"] = binding_mode
 
         return field_dict
 
@@ -139,6 +150,13 @@ class PatchedChainRequest:
 
         offchain_unanchored = d.pop("offchainUnanchored", UNSET)
 
+        _binding_mode = d.pop("bindingMode", UNSET)
+        binding_mode: BindingModeEnum | Unset
+        if isinstance(_binding_mode, Unset):
+            binding_mode = UNSET
+        else:
+            binding_mode = check_binding_mode_enum(_binding_mode)
+
         patched_chain_request = cls(
             chain_id=chain_id,
             name=name,
@@ -150,6 +168,7 @@ class PatchedChainRequest:
             status=status,
             confirmations=confirmations,
             offchain_unanchored=offchain_unanchored,
+            binding_mode=binding_mode,
         )
 
         return patched_chain_request

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
 from ..models.document_hash_algorithms_enum import DocumentHashAlgorithmsEnum, check_document_hash_algorithms_enum
 from ..types import UNSET, Unset
 
@@ -39,6 +40,9 @@ class PublicChain:
         is_testnet (bool | Unset):
         offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
             their uid (default: only timestamped ones do; the signed time is the attester's claim).
+        binding_mode (BindingModeEnum | Unset): * `single` - Single
+            * `multi` - Multi
+            * `merkle` - Merkle
     """
 
     chain_id: int
@@ -54,6 +58,7 @@ class PublicChain:
     info_url: str | Unset = UNSET
     is_testnet: bool | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
+    binding_mode: BindingModeEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,6 +102,10 @@ class PublicChain:
 
         offchain_unanchored = self.offchain_unanchored
 
+        binding_mode: str | Unset = UNSET
+        if not isinstance(self.binding_mode, Unset):
+            binding_mode = self.binding_mode
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -120,6 +129,8 @@ class PublicChain:
             field_dict["isTestnet"] = is_testnet
         if offchain_unanchored is not UNSET:
             field_dict["offchainUnanchored"] = offchain_unanchored
+        if binding_mode is not UNSET:
+            field_dict["bindingMode"] = binding_mode
 
         return field_dict
 
@@ -177,6 +188,13 @@ class PublicChain:
 
         offchain_unanchored = d.pop("offchainUnanchored", UNSET)
 
+        _binding_mode = d.pop("bindingMode", UNSET)
+        binding_mode: BindingModeEnum | Unset
+        if isinstance(_binding_mode, Unset):
+            binding_mode = UNSET
+        else:
+            binding_mode = check_binding_mode_enum(_binding_mode)
+
         public_chain = cls(
             chain_id=chain_id,
             name=name,
@@ -191,6 +209,7 @@ class PublicChain:
             info_url=info_url,
             is_testnet=is_testnet,
             offchain_unanchored=offchain_unanchored,
+            binding_mode=binding_mode,
         )
 
         public_chain.additional_properties = d

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.job import Job
+from ...models.job_batch import JobBatch
 from ...models.job_claim_request import JobClaimRequest
 from ...models.problem import Problem
 from ...types import Response
@@ -34,9 +35,27 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Job | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Job | JobBatch | Problem | None:
     if response.status_code == 200:
-        response_200 = Job.from_dict(response.json())
+
+        def _parse_response_200(data: object) -> Job | JobBatch:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_job_claim_response_type_0 = Job.from_dict(data)
+
+                return componentsschemas_job_claim_response_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_job_claim_response_type_1 = JobBatch.from_dict(data)
+
+            return componentsschemas_job_claim_response_type_1
+
+        response_200 = _parse_response_200(response.json())
 
         return response_200
 
@@ -100,7 +119,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Job | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | Job | JobBatch | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,10 +135,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: JobClaimRequest,
-) -> Response[Any | Job | Problem]:
-    """Claim job
+) -> Response[Any | Job | JobBatch | Problem]:
+    r"""Claim job
 
-     Take the oldest queued workflow of the chain; 204 when there is none.
+     Take the oldest queued workflow of the chain (204 when there is none); with
+    `limit`, up to that many of them, as `{\"jobs\": [...]}`, each handed to this executor
+    alone.
 
     Args:
         chain (str):
@@ -128,7 +151,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Job | Problem]
+        Response[Any | Job | JobBatch | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -148,10 +171,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: JobClaimRequest,
-) -> Any | Job | Problem | None:
-    """Claim job
+) -> Any | Job | JobBatch | Problem | None:
+    r"""Claim job
 
-     Take the oldest queued workflow of the chain; 204 when there is none.
+     Take the oldest queued workflow of the chain (204 when there is none); with
+    `limit`, up to that many of them, as `{\"jobs\": [...]}`, each handed to this executor
+    alone.
 
     Args:
         chain (str):
@@ -162,7 +187,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Job | Problem
+        Any | Job | JobBatch | Problem
     """
 
     return sync_detailed(
@@ -177,10 +202,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: JobClaimRequest,
-) -> Response[Any | Job | Problem]:
-    """Claim job
+) -> Response[Any | Job | JobBatch | Problem]:
+    r"""Claim job
 
-     Take the oldest queued workflow of the chain; 204 when there is none.
+     Take the oldest queued workflow of the chain (204 when there is none); with
+    `limit`, up to that many of them, as `{\"jobs\": [...]}`, each handed to this executor
+    alone.
 
     Args:
         chain (str):
@@ -191,7 +218,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Job | Problem]
+        Response[Any | Job | JobBatch | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -209,10 +236,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: JobClaimRequest,
-) -> Any | Job | Problem | None:
-    """Claim job
+) -> Any | Job | JobBatch | Problem | None:
+    r"""Claim job
 
-     Take the oldest queued workflow of the chain; 204 when there is none.
+     Take the oldest queued workflow of the chain (204 when there is none); with
+    `limit`, up to that many of them, as `{\"jobs\": [...]}`, each handed to this executor
+    alone.
 
     Args:
         chain (str):
@@ -223,7 +252,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Job | Problem
+        Any | Job | JobBatch | Problem
     """
 
     return (
