@@ -1653,6 +1653,8 @@ export interface components {
              *     * `merkle` - Merkle
              */
             bindingMode: components["schemas"]["BindingModeEnum"];
+            /** @description With `merkle`: the chain's root schema (`bytes32 merkleRoot`) to attest the root under; null otherwise. */
+            rootSchemaId: string | null;
         };
         JobBatch: {
             /** @description Oldest first; empty when none is queued. */
@@ -1671,6 +1673,11 @@ export interface components {
             error?: string;
             /** Format: uuid */
             workflowId: string;
+            /**
+             * @description Binding mode `merkle`: the root attested in `txHash`. The results of one root come in one report; the service builds the tree of their documents again and refuses a root that is not theirs (409 merkle_root_mismatch).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            merkleRoot?: string;
         };
         JobResultRequest: {
             /** @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */
@@ -2530,9 +2537,17 @@ export interface components {
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
             timestampProven: boolean | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Verified through a Merkle batch: the root its attestation (`attestationId`) holds; null otherwise.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            merkleRoot: string | null;
+            /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
+            proof: string[] | null;
+            /**
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
+             *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
              *     * `not_timestamped` - not_timestamped
@@ -2544,6 +2559,7 @@ export interface components {
         };
         /**
          * @description * `not_found` - not_found
+         *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
          *     * `not_timestamped` - not_timestamped
@@ -2552,7 +2568,7 @@ export interface components {
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2569,6 +2585,13 @@ export interface components {
              * @default false
              */
             live?: boolean;
+            /** @description A Merkle proof the holder has for the document (OpenZeppelin StandardMerkleTree, leaf encoding ["bytes32"]): the answer is then that proof's, verified when it leads to the root of a batch bound here whose attestation passes the rules, else `invalid_proof`. Not with `live`. */
+            proof?: string[];
+            /**
+             * @description The root `proof` must lead to (with `proof` only).
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            merkleRoot?: string;
         };
         /**
          * @description What verification found; when nothing verifies, every field but `verified` and
@@ -2622,9 +2645,17 @@ export interface components {
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
             timestampProven: boolean | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Verified through a Merkle batch: the root its attestation (`attestationId`) holds; null otherwise.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            merkleRoot: string | null;
+            /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
+            proof: string[] | null;
+            /**
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
+             *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
              *     * `not_timestamped` - not_timestamped

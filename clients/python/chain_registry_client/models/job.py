@@ -37,6 +37,8 @@ class Job:
         binding_mode (BindingModeEnum): * `single` - Single
             * `multi` - Multi
             * `merkle` - Merkle
+        root_schema_id (None | str): With `merkle`: the chain's root schema (`bytes32 merkleRoot`) to attest the root
+            under; null otherwise.
     """
 
     workflow_id: UUID
@@ -51,6 +53,7 @@ class Job:
     attempt: int
     dispatched_at: datetime.datetime
     binding_mode: BindingModeEnum
+    root_schema_id: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,6 +82,9 @@ class Job:
 
         binding_mode: str = self.binding_mode
 
+        root_schema_id: None | str
+        root_schema_id = self.root_schema_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -95,6 +101,7 @@ class Job:
                 "attempt": attempt,
                 "dispatchedAt": dispatched_at,
                 "bindingMode": binding_mode,
+                "rootSchemaId": root_schema_id,
             }
         )
 
@@ -134,6 +141,13 @@ class Job:
 
         binding_mode = check_binding_mode_enum(d.pop("bindingMode"))
 
+        def _parse_root_schema_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        root_schema_id = _parse_root_schema_id(d.pop("rootSchemaId"))
+
         job = cls(
             workflow_id=workflow_id,
             chain_id=chain_id,
@@ -147,6 +161,7 @@ class Job:
             attempt=attempt,
             dispatched_at=dispatched_at,
             binding_mode=binding_mode,
+            root_schema_id=root_schema_id,
         )
 
         job.additional_properties = d

@@ -18,11 +18,15 @@ class JobResultItemRequest:
         workflow_id (UUID):
         tx_hash (str | Unset):  Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
         error (str | Unset):
+        merkle_root (str | Unset): Binding mode `merkle`: the root attested in `txHash`. The results of one root come in
+            one report; the service builds the tree of their documents again and refuses a root that is not theirs (409
+            merkle_root_mismatch). Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
     """
 
     workflow_id: UUID
     tx_hash: str | Unset = UNSET
     error: str | Unset = UNSET
+    merkle_root: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         workflow_id = str(self.workflow_id)
@@ -30,6 +34,8 @@ class JobResultItemRequest:
         tx_hash = self.tx_hash
 
         error = self.error
+
+        merkle_root = self.merkle_root
 
         field_dict: dict[str, Any] = {}
 
@@ -42,6 +48,8 @@ class JobResultItemRequest:
             field_dict["txHash"] = tx_hash
         if error is not UNSET:
             field_dict["error"] = error
+        if merkle_root is not UNSET:
+            field_dict["merkleRoot"] = merkle_root
 
         return field_dict
 
@@ -54,10 +62,13 @@ class JobResultItemRequest:
 
         error = d.pop("error", UNSET)
 
+        merkle_root = d.pop("merkleRoot", UNSET)
+
         job_result_item_request = cls(
             workflow_id=workflow_id,
             tx_hash=tx_hash,
             error=error,
+            merkle_root=merkle_root,
         )
 
         return job_result_item_request

@@ -1,12 +1,20 @@
 from typing import Literal, cast
 
 VerifyReasonEnum = Literal[
-    "chain_inactive", "expired", "not_final", "not_found", "not_timestamped", "revoked", "untrusted_attester"
+    "chain_inactive",
+    "expired",
+    "invalid_proof",
+    "not_final",
+    "not_found",
+    "not_timestamped",
+    "revoked",
+    "untrusted_attester",
 ]
 
 VERIFY_REASON_ENUM_VALUES: set[VerifyReasonEnum] = {
     "chain_inactive",
     "expired",
+    "invalid_proof",
     "not_final",
     "not_found",
     "not_timestamped",

@@ -20,11 +20,18 @@ class VerifyRequest:
         chain_id (int | None | Unset): Only look on this chain.
         live (bool | Unset): Re-read the attestation from the chain before answering (slower; 503 when the chain's RPC
             endpoints do not answer). Default: False.
+        proof (list[str] | Unset): A Merkle proof the holder has for the document (OpenZeppelin StandardMerkleTree, leaf
+            encoding ["bytes32"]): the answer is then that proof's, verified when it leads to the root of a batch bound here
+            whose attestation passes the rules, else `invalid_proof`. Not with `live`.
+        merkle_root (str | Unset): The root `proof` must lead to (with `proof` only). Example:
+            0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
     """
 
     document_hash: str
     chain_id: int | None | Unset = UNSET
     live: bool | Unset = False
+    proof: list[str] | Unset = UNSET
+    merkle_root: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         document_hash = self.document_hash
@@ -37,6 +44,12 @@ class VerifyRequest:
 
         live = self.live
 
+        proof: list[str] | Unset = UNSET
+        if not isinstance(self.proof, Unset):
+            proof = self.proof
+
+        merkle_root = self.merkle_root
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -48,6 +61,10 @@ class VerifyRequest:
             field_dict["chainId"] = chain_id
         if live is not UNSET:
             field_dict["live"] = live
+        if proof is not UNSET:
+            field_dict["proof"] = proof
+        if merkle_root is not UNSET:
+            field_dict["merkleRoot"] = merkle_root
 
         return field_dict
 
@@ -67,10 +84,16 @@ class VerifyRequest:
 
         live = d.pop("live", UNSET)
 
+        proof = cast(list[str], d.pop("proof", UNSET))
+
+        merkle_root = d.pop("merkleRoot", UNSET)
+
         verify_request = cls(
             document_hash=document_hash,
             chain_id=chain_id,
             live=live,
+            proof=proof,
+            merkle_root=merkle_root,
         )
 
         return verify_request

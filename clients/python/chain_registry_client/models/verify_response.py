@@ -48,13 +48,20 @@ class VerifyResponse:
             timestamp_proven (bool | None): Whether the chain proves `timestamp`: always for on-chain attestations; for an
                 offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the
                 attester's signed claim.
+            merkle_root (None | str): Verified through a Merkle batch: the root its attestation (`attestationId`) holds;
+                null otherwise. Example: 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.
+            proof (list[str] | None): With `merkleRoot`: the siblings from the document's leaf
+                (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's
+                MerkleProof.verify takes them (docs/verify-yourself.md).
             reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
                 the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
-                the chain asks: wait) > `revoked` > `expired` > `untrusted_attester` > `chain_inactive` > `not_found` (no
-                attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not
-                revoked, not expired, final.
+                the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` >
+                `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each
+                attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired,
+                final.
 
                 * `not_found` - not_found
+                * `invalid_proof` - invalid_proof
                 * `chain_inactive` - chain_inactive
                 * `untrusted_attester` - untrusted_attester
                 * `not_timestamped` - not_timestamped
@@ -78,6 +85,8 @@ class VerifyResponse:
     get_attestation_call: None | VerifyResponseGetAttestationCallType0
     offchain: bool | None
     timestamp_proven: bool | None
+    merkle_root: None | str
+    proof: list[str] | None
     reason: None | VerifyReasonEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -134,6 +143,16 @@ class VerifyResponse:
         timestamp_proven: bool | None
         timestamp_proven = self.timestamp_proven
 
+        merkle_root: None | str
+        merkle_root = self.merkle_root
+
+        proof: list[str] | None
+        if isinstance(self.proof, list):
+            proof = self.proof
+
+        else:
+            proof = self.proof
+
         reason: None | str
         if isinstance(self.reason, str):
             reason = self.reason
@@ -159,6 +178,8 @@ class VerifyResponse:
                 "getAttestationCall": get_attestation_call,
                 "offchain": offchain,
                 "timestampProven": timestamp_proven,
+                "merkleRoot": merkle_root,
+                "proof": proof,
                 "reason": reason,
             }
         )
@@ -286,6 +307,28 @@ class VerifyResponse:
 
         timestamp_proven = _parse_timestamp_proven(d.pop("timestampProven"))
 
+        def _parse_merkle_root(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        merkle_root = _parse_merkle_root(d.pop("merkleRoot"))
+
+        def _parse_proof(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                proof_type_0 = cast(list[str], data)
+
+                return proof_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        proof = _parse_proof(d.pop("proof"))
+
         def _parse_reason(data: object) -> None | VerifyReasonEnum:
             if data is None:
                 return data
@@ -317,6 +360,8 @@ class VerifyResponse:
             get_attestation_call=get_attestation_call,
             offchain=offchain,
             timestamp_proven=timestamp_proven,
+            merkle_root=merkle_root,
+            proof=proof,
             reason=reason,
         )
 
