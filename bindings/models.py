@@ -126,25 +126,32 @@ class WorkflowQuerySet(models.QuerySet):
 
     def claim(self, *, chain_id: int, executor, limit: int, now) -> list["Workflow"]:
         """Hand up to `limit` of the chain's oldest claimable queued workflows to `executor`:
-        one UPDATE ... RETURNING over a sub-select that skips the rows other claims hold
-        locked (PostgreSQL's SKIP LOCKED), so that concurrent claims each take other rows
-        and none waits. On SQLite the same statement runs under the database's write lock
+        one statement, an UPDATE ... RETURNING of the rows its sub-select picked, skipping
+        those other claims hold locked (PostgreSQL's SKIP LOCKED), so that concurrent claims
+        each take other rows and none waits. On SQLite the same statement runs under the database's write lock
         (transactions begin IMMEDIATE). The moves are recorded as transition_many's are."""
         table = Workflow._meta.db_table
-        skip_locked = " FOR UPDATE SKIP LOCKED" if connection.vendor == "postgresql" else ""
-        columns = ", ".join(connection.ops.quote_name(f.column)
+        postgresql = connection.vendor == "postgresql"
+        # MATERIALIZED: the picked rows are read (and locked) once. As `id IN (SELECT ...)`,
+        # PostgreSQL may run the sub-select again for each candidate row, and a rerun skips
+        # the rows this statement has just moved and picks others: more than `limit`.
+        materialized = " MATERIALIZED" if postgresql else ""
+        skip_locked = " FOR UPDATE SKIP LOCKED" if postgresql else ""
+        columns = ", ".join(f"{table}.{connection.ops.quote_name(f.column)}"
                             for f in Workflow._meta.concrete_fields)
-        sql = (f"UPDATE {table} SET state = %s, executor_id = %s, dispatched_at = %s, "
-               f"attempts = attempts + 1, updated_at = %s "
-               f"WHERE state = %s AND id IN (SELECT id FROM {table} WHERE chain_id = %s "
+        sql = (f"WITH picked AS{materialized} (SELECT id FROM {table} WHERE chain_id = %s "
                f"AND state = %s AND available_at <= %s AND deadline > %s "
-               f"ORDER BY created_at LIMIT %s{skip_locked}) RETURNING {columns}")
+               f"ORDER BY created_at LIMIT %s{skip_locked}) "
+               f"UPDATE {table} SET state = %s, executor_id = %s, dispatched_at = %s, "
+               f"attempts = attempts + 1, updated_at = %s FROM picked "
+               f"WHERE {table}.id = picked.id AND {table}.state = %s RETURNING {columns}")
         db_now = Workflow._meta.get_field("updated_at").get_db_prep_value(now, connection)
         executor_pk = Workflow._meta.get_field("executor").target_field.get_db_prep_value(
             executor.pk, connection)
         with transaction.atomic(savepoint=False):
-            rows = list(self.raw(sql, [WorkflowState.DISPATCHED, executor_pk, db_now, db_now, WorkflowState.QUEUED,
-                                       chain_id, WorkflowState.QUEUED, db_now, db_now, limit]))
+            rows = list(self.raw(sql, [chain_id, WorkflowState.QUEUED, db_now, db_now, limit,
+                                       WorkflowState.DISPATCHED, executor_pk, db_now, db_now,
+                                       WorkflowState.QUEUED]))
             rows.sort(key=lambda w: (w.created_at, str(w.pk)))  # RETURNING keeps no order
             for workflow in rows:
                 workflow.executor = executor
