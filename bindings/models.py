@@ -16,6 +16,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from core import events
+from core.db import insert_columns
 from core.models import StateChange
 from executors.models import Executor
 from registry.models import Chain
@@ -103,24 +104,10 @@ class WorkflowQuerySet(models.QuerySet):
         return rows
 
     def insert_many(self, rows: list["Workflow"]) -> None:
-        """bulk_create(rows); on PostgreSQL one INSERT ... SELECT FROM UNNEST of an array per
-        column, as Django's bulk_create writes it for models without a BinaryField (it falls
-        back to a placeholder per value for them: 26,000 for 1,000 workflows, whose
-        conversion by psycopg took longer than the insert)."""
-        if connection.vendor != "postgresql" or len(rows) < 2:
-            self.bulk_create(rows)
-            return
+        """bulk_create(rows), in one statement on PostgreSQL (core.db.insert_columns)."""
         fields = Workflow._meta.concrete_fields
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
-        # psycopg adapts the plain values itself (uuid, str, int, bool, bytes, aware
-        # datetimes); only JSON needs Django's preparation.
-        params = [[f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows]
-                  if isinstance(f, models.JSONField) else [getattr(row, f.attname) for row in rows]
-                  for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {Workflow._meta.db_table} ({columns}) "
-                           f"SELECT * FROM UNNEST({arrays})", params)
+        insert_columns(Workflow, {f.attname: [getattr(row, f.attname) for row in rows]
+                                  for f in fields})
         for row in rows:
             row._state.adding, row._state.db = False, self.db
 
@@ -206,10 +193,9 @@ def record_transitions(rows: list, from_states: list[str], cause: Cause | list[s
         causes = [why[:200] for why in cause]
     else:
         causes = [(cause(w) if callable(cause) else cause)[:200] for w in rows]
-    WorkflowTransition.objects.bulk_create([
-        WorkflowTransition(workflow=w, from_state=before, to_state=after, cause=why,
-                           created_at=now)
-        for w, before, after, why in zip(rows, from_states, to_states, causes, strict=True)])
+    insert_columns(WorkflowTransition, {
+        "workflow_id": [w.pk for w in rows], "from_state": from_states, "to_state": to_states,
+        "cause": causes, "created_at": [now] * len(rows)})
     if events.wanted("workflow.state_changed"):
         for w, before, after, why in zip(rows, from_states, to_states, causes, strict=True):
             w.emit_state_changed(before, why, now, to_state=after)
