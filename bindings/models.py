@@ -16,6 +16,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from core import events
+from core.db import insert_columns
 from core.models import StateChange
 from executors.models import Executor
 from registry.models import Chain
@@ -103,48 +104,41 @@ class WorkflowQuerySet(models.QuerySet):
         return rows
 
     def insert_many(self, rows: list["Workflow"]) -> None:
-        """bulk_create(rows); on PostgreSQL one INSERT ... SELECT FROM UNNEST of an array per
-        column, as Django's bulk_create writes it for models without a BinaryField (it falls
-        back to a placeholder per value for them: 26,000 for 1,000 workflows, whose
-        conversion by psycopg took longer than the insert)."""
-        if connection.vendor != "postgresql" or len(rows) < 2:
-            self.bulk_create(rows)
-            return
+        """bulk_create(rows), in one statement on PostgreSQL (core.db.insert_columns)."""
         fields = Workflow._meta.concrete_fields
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
-        # psycopg adapts the plain values itself (uuid, str, int, bool, bytes, aware
-        # datetimes); only JSON needs Django's preparation.
-        params = [[f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows]
-                  if isinstance(f, models.JSONField) else [getattr(row, f.attname) for row in rows]
-                  for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {Workflow._meta.db_table} ({columns}) "
-                           f"SELECT * FROM UNNEST({arrays})", params)
+        insert_columns(Workflow, {f.attname: [getattr(row, f.attname) for row in rows]
+                                  for f in fields})
         for row in rows:
             row._state.adding, row._state.db = False, self.db
 
     def claim(self, *, chain_id: int, executor, limit: int, now) -> list["Workflow"]:
         """Hand up to `limit` of the chain's oldest claimable queued workflows to `executor`:
-        one UPDATE ... RETURNING over a sub-select that skips the rows other claims hold
-        locked (PostgreSQL's SKIP LOCKED), so that concurrent claims each take other rows
-        and none waits. On SQLite the same statement runs under the database's write lock
+        one statement, an UPDATE ... RETURNING of the rows its sub-select picked, skipping
+        those other claims hold locked (PostgreSQL's SKIP LOCKED), so that concurrent claims
+        each take other rows and none waits. On SQLite the same statement runs under the database's write lock
         (transactions begin IMMEDIATE). The moves are recorded as transition_many's are."""
         table = Workflow._meta.db_table
-        skip_locked = " FOR UPDATE SKIP LOCKED" if connection.vendor == "postgresql" else ""
-        columns = ", ".join(connection.ops.quote_name(f.column)
+        postgresql = connection.vendor == "postgresql"
+        # MATERIALIZED: the picked rows are read (and locked) once. As `id IN (SELECT ...)`,
+        # PostgreSQL may run the sub-select again for each candidate row, and a rerun skips
+        # the rows this statement has just moved and picks others: more than `limit`.
+        materialized = " MATERIALIZED" if postgresql else ""
+        skip_locked = " FOR UPDATE SKIP LOCKED" if postgresql else ""
+        columns = ", ".join(f"{table}.{connection.ops.quote_name(f.column)}"
                             for f in Workflow._meta.concrete_fields)
-        sql = (f"UPDATE {table} SET state = %s, executor_id = %s, dispatched_at = %s, "
-               f"attempts = attempts + 1, updated_at = %s "
-               f"WHERE state = %s AND id IN (SELECT id FROM {table} WHERE chain_id = %s "
+        sql = (f"WITH picked AS{materialized} (SELECT id FROM {table} WHERE chain_id = %s "
                f"AND state = %s AND available_at <= %s AND deadline > %s "
-               f"ORDER BY created_at LIMIT %s{skip_locked}) RETURNING {columns}")
+               f"ORDER BY created_at LIMIT %s{skip_locked}) "
+               f"UPDATE {table} SET state = %s, executor_id = %s, dispatched_at = %s, "
+               f"attempts = attempts + 1, updated_at = %s FROM picked "
+               f"WHERE {table}.id = picked.id AND {table}.state = %s RETURNING {columns}")
         db_now = Workflow._meta.get_field("updated_at").get_db_prep_value(now, connection)
         executor_pk = Workflow._meta.get_field("executor").target_field.get_db_prep_value(
             executor.pk, connection)
         with transaction.atomic(savepoint=False):
-            rows = list(self.raw(sql, [WorkflowState.DISPATCHED, executor_pk, db_now, db_now, WorkflowState.QUEUED,
-                                       chain_id, WorkflowState.QUEUED, db_now, db_now, limit]))
+            rows = list(self.raw(sql, [chain_id, WorkflowState.QUEUED, db_now, db_now, limit,
+                                       WorkflowState.DISPATCHED, executor_pk, db_now, db_now,
+                                       WorkflowState.QUEUED]))
             rows.sort(key=lambda w: (w.created_at, str(w.pk)))  # RETURNING keeps no order
             for workflow in rows:
                 workflow.executor = executor
@@ -199,10 +193,9 @@ def record_transitions(rows: list, from_states: list[str], cause: Cause | list[s
         causes = [why[:200] for why in cause]
     else:
         causes = [(cause(w) if callable(cause) else cause)[:200] for w in rows]
-    WorkflowTransition.objects.bulk_create([
-        WorkflowTransition(workflow=w, from_state=before, to_state=after, cause=why,
-                           created_at=now)
-        for w, before, after, why in zip(rows, from_states, to_states, causes, strict=True)])
+    insert_columns(WorkflowTransition, {
+        "workflow_id": [w.pk for w in rows], "from_state": from_states, "to_state": to_states,
+        "cause": causes, "created_at": [now] * len(rows)})
     if events.wanted("workflow.state_changed"):
         for w, before, after, why in zip(rows, from_states, to_states, causes, strict=True):
             w.emit_state_changed(before, why, now, to_state=after)
