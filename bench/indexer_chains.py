@@ -10,12 +10,13 @@ over the wall time. CPU seconds of the anvils, the workers and the database's ba
 read from /proc around each round.
 """
 
+import os
 import statistics
 import subprocess
 import time
 from contextlib import ExitStack
 
-from harness import PYTHON, ROOT, cpu_seconds, database_backends, django_database, say
+from harness import PYTHON, ROOT, cpu_seconds, django_database, say
 from indexer import BENCH_CHAIN, attest_all
 
 WORKERS = 2
@@ -41,6 +42,24 @@ def wait_ready(app, names: list[str], hostname: str, timeout: float = 180) -> li
         if len(replies) == len(full):
             return full
     raise RuntimeError("the workers did not answer a ping")
+
+
+def database_backends() -> list[int]:
+    """The PostgreSQL backends serving the benchmark's database, found by their process
+    titles ("postgres: ... <user> <database> <client>"): the workers' ones too."""
+    from django.db import connection
+
+    name, found = connection.settings_dict["NAME"], []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    title = cmdline.read().decode(errors="replace")
+            except OSError:
+                continue
+            if title.startswith("postgres: ") and f" {name} " in title:
+                found.append(int(entry))
+    return found
 
 
 def roll_back(chains) -> None:
