@@ -13,6 +13,7 @@ read from /proc around each round.
 import os
 import statistics
 import subprocess
+import threading
 import time
 from contextlib import ExitStack
 
@@ -78,15 +79,28 @@ def one_round(app, chains, pids: dict) -> tuple[float, dict]:
     roll_back(chains)
     before = {name: cpu_seconds(p) for name, p in pids.items()}
     backends_before = {pid: cpu_seconds([pid]) for pid in database_backends()}
+    # A worker's backend may come and go within the round (the task closes its
+    # connection): sampled every 50 ms, its last reading counts.
+    backends_seen: dict[int, float] = {}
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.05):
+            for pid in database_backends():
+                backends_seen[pid] = max(backends_seen.get(pid, 0.0), cpu_seconds([pid]))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     started = time.perf_counter()
     results = [app.send_task("attestations.index_chain", args=[chain.chain_id], queue="index",
                              ignore_result=False) for chain in chains]
     reports = [result.get(timeout=600) for result in results]
     elapsed = time.perf_counter() - started
+    done.set()
+    sampler.join()
     cpu = {name: cpu_seconds(p) - before[name] for name, p in pids.items()}
-    # The workers' backends too, however new (a worker connects at its first task).
-    cpu["PostgreSQL"] = sum(cpu_seconds([pid]) - backends_before.get(pid, 0.0)
-                            for pid in database_backends())
+    cpu["PostgreSQL"] = sum(seconds - backends_before.get(pid, 0.0)
+                            for pid, seconds in backends_seen.items())
     assert all(not r["skipped"] and not r["error"] for r in reports), reports
     indexed = Attestation.objects.filter(chain__in=chains).count()
     return indexed / elapsed, {**cpu, "wall": elapsed}
