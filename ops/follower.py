@@ -20,7 +20,7 @@ import time
 from celery import chain as task_chain
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from attestations.indexer import indexed_chains
 from attestations.tasks import RUN_EXPIRES_SECONDS, index_one_chain
@@ -58,8 +58,12 @@ class Follower:
                 self.sync()
                 self.stop.wait(RELOAD_SECONDS)
         finally:
-            for chain_id in list(self.followed):
-                self._unfollow(chain_id)
+            self.close()
+
+    def close(self) -> None:
+        """Stop following every chain (their threads end within a second or so)."""
+        for chain_id in list(self.followed):
+            self._unfollow(chain_id)
 
     def sync(self) -> None:
         """Follow the chains to follow (again, if a thread ended); write the status."""
@@ -80,7 +84,8 @@ class Follower:
 
     def _follow(self, chain_id: int) -> None:
         follower = HeadFollower(chain_id, lambda head: self.on_head(chain_id))
-        thread = threading.Thread(target=follower.run, name=f"follow-{chain_id}", daemon=True)
+        thread = threading.Thread(target=_run_in_thread, args=(follower,),
+                                  name=f"follow-{chain_id}", daemon=True)
         self.followed[chain_id] = (follower, thread)
         thread.start()
         logger.info("Following chain %s.", chain_id)
@@ -90,6 +95,13 @@ class Follower:
         follower.stop.set()
         thread.join(timeout=10)
         logger.info("Stopped following chain %s.", chain_id)
+
+
+def _run_in_thread(follower: HeadFollower) -> None:
+    try:
+        follower.run()
+    finally:
+        connection.close()  # the thread's own database connection
 
 
 def follower_status() -> tuple[float | None, dict]:

@@ -236,3 +236,17 @@ def test_the_tracking_task_is_registered_and_scheduled():
     app.loader.import_default_modules()
     assert {"bindings.track_workflows", "bindings.track_chain"} <= set(app.tasks)
     assert {"task": "bindings.track_workflows", "every": 15} in PERIODIC_TASKS.values()
+
+
+def test_track_workflows_for_one_chain_reads_only_its_receipts(queued):
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    Workflow.objects.filter(pk=queued.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    out = io.StringIO()
+    call_command("track_workflows", "--chain", str(queued.chain_id), stdout=out)
+    assert out.getvalue().startswith("expired 0, requeued 0, confirmed 0")  # no expiry here
+    assert Workflow.objects.get(pk=queued.pk).state == "queued"
+    with pytest.raises(CommandError, match="No chain"):
+        call_command("track_workflows", "--chain", "nowhere")

@@ -1,16 +1,31 @@
-from bindings.tracking import workflows_track
+from django.core.management.base import CommandError
+
+from bindings.tracking import workflows_track, workflows_track_chain
 from core.commands import ReportCommand
+from registry.models import Chain
 
 
 class Command(ReportCommand):
     help = ("Track workflows once now (what the Celery beat task does periodically): expire, "
             "requeue abandoned jobs, read receipts, confirm, retry reverted, requeue "
-            "reorganised. Shows its progress on a terminal; --json prints the report for "
-            "scripts.")
+            "reorganised. --chain reads one chain's receipts only (what follow_chains queues "
+            "after each index run). Shows its progress on a terminal; --json prints the "
+            "report for scripts.")
 
-    def handle(self, *args, **options):
-        with self.progress("Tracking workflows") as progress:
-            report = workflows_track(progress=progress)
+    def add_arguments(self, parser):
+        super().add_arguments(parser)
+        parser.add_argument("--chain", metavar="CHAIN",
+                            help="A chain id or short name: its receipts only.")
+
+    def handle(self, *args, chain=None, **options):
+        if chain is not None:
+            try:
+                report = workflows_track_chain(Chain.objects.by_ref(chain).chain_id)
+            except Chain.DoesNotExist:
+                raise CommandError(f"No chain {chain!r} is registered.") from None
+        else:
+            with self.progress("Tracking workflows") as progress:
+                report = workflows_track(progress=progress)
         counts = report.as_dict()
         if not self.as_json:
             for chain_id, error in report.errors.items():
