@@ -19,6 +19,7 @@ import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -67,22 +68,28 @@ def create_api_key(env, name: str, scope: str) -> str:
                   env=env).strip().splitlines()[-1]
 
 
+def psql(url: str, sql: str, database: str | None = None) -> subprocess.CompletedProcess:
+    """psql on the server of the PostgreSQL `url` (a private primary's has its own port),
+    in its database or in `database`."""
+    if database is not None:
+        url = urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
+    return subprocess.run(["psql", url, "-tAqc", sql], capture_output=True, text=True)
+
+
 def psql_value(env, sql: str) -> int:
     """The integer `sql` answers in the benchmark database, read with psql (outside the
     Django connection, whose own statistics it must not disturb)."""
-    name = env["DATABASE_URL"].rsplit("/", 1)[1]
-    out = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", name, "-tAc", sql],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    return int(out or 0)
+    done = psql(env["DATABASE_URL"], sql)
+    done.check_returncode()
+    return int(done.stdout.strip() or 0)
 
 
 def ensure_database(env) -> None:
     """Create the benchmark database if needed and migrate it."""
     url = env["DATABASE_URL"]
     if url.startswith("postgres"):
-        name = url.rsplit("/", 1)[1]
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
-                        f"CREATE DATABASE {name}"], capture_output=True)
+        name = urlsplit(url).path.lstrip("/")
+        psql(url, f"CREATE DATABASE {name}", database="postgres")  # fails when it exists
     manage("migrate", "--no-input", "-v", "0", env=env)
 
 
@@ -359,12 +366,13 @@ class CpuUse:
     """CPU seconds used while measuring: gunicorn's workers, the PostgreSQL backends of the
     benchmark's database, and this process (the load generator)."""
 
-    def __init__(self):
+    def __init__(self, backends=None):
         self.server = self.database = self.client = 0.0
+        self.backends = backends or database_backends  # the PostgreSQL processes counted
 
     @contextmanager
     def measuring(self, port: int):
-        workers, backends = children(SERVERS[port]), database_backends()
+        workers, backends = children(SERVERS[port]), self.backends()
         before = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
         yield
         after = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())

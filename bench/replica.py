@@ -1,26 +1,52 @@
 """`--replica` for bench/verify.py: what a read replica takes off the primary.
 
-A real streaming replica of the machine's PostgreSQL, started as the tests start one
-(tests/replica.py: `pg_basebackup -R` of the whole cluster, a second server on a free port),
-after the attestations are loaded; the service gets it as DATABASE_REPLICA_URLS. Then a load
-of POST /v1/verify is measured with the CPU time (Linux /proc) of the primary's backends of
-the benchmark database, the replica's, and gunicorn's workers: the primary's CPU per
-verification is what the replica buys (target: about 0).
+The benchmark then runs on a private primary (tests/private_primary.py: initdb into a
+temporary folder, a free port; the machine's cluster is neither copied nor reconfigured),
+which the attestations are loaded into; then a streaming replica of it is started as the
+tests start one (tests/replica.py: `pg_basebackup -R`, a second server on a free port) and
+given to the service as DATABASE_REPLICA_URLS. Both servers are stopped by their pid at the
+end. A load of POST /v1/verify is measured with the CPU time (Linux /proc) of the primary's
+backends of the benchmark database, the replica's, and gunicorn's workers: the primary's CPU
+per verification is what the replica buys (target: about 0).
 """
 
+import os
+import sys
+import time
 from contextlib import contextmanager
-from urllib.parse import urlparse
+from urllib.parse import urlsplit
 
 import harness
 from harness import load, say
 
+# Both servers as the machine's PostgreSQL is configured (its default cache).
+SETTINGS = {"shared_buffers": "'128MB'"}
 _serving = {}  # "replica": the Replica while one serves
 
 
 def argument(parser) -> None:
     parser.add_argument("--replica", action="store_true",
-                        help="Serve reads from a streaming replica started here, and print "
-                             "the primary's CPU per verification.")
+                        help="Run on a private primary, serve the reads from a streaming "
+                             "replica of it, and print the primary's CPU per verification.")
+
+
+@contextmanager
+def database_url(args, default: str):
+    """The benchmark's DATABASE_URL: a private primary's database with --replica (its
+    base backup then takes seconds), else DATABASE_URL or `default`."""
+    if not args.replica:
+        yield os.environ.get("DATABASE_URL", default)
+        return
+    if str(harness.ROOT) not in sys.path:  # before setup_django puts it there
+        sys.path.insert(0, str(harness.ROOT))
+    from tests.private_primary import PrivatePrimary
+
+    primary = PrivatePrimary(**SETTINGS).start()
+    try:
+        say(f"private primary on 127.0.0.1:{primary.port} (pid {primary.pid})")
+        yield primary.create_database(urlsplit(default).path.lstrip("/"))
+    finally:
+        primary.stop()
 
 
 @contextmanager
@@ -29,23 +55,49 @@ def serving(env: dict, args):
     if not args.replica:
         yield env
         return
-    from tests.replica import Replica  # the tests' replica, started the same way
+    from django.db import DatabaseError, connection
 
-    database = _database(env)
-    say("starting a streaming replica (pg_basebackup of the whole cluster) ...")
-    replica = Replica().start()
+    from tests.replica import Replica
+
+    try:  # on the replica too, for warm_cache
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+    except DatabaseError:
+        pass
+    primary = urlsplit(env["DATABASE_URL"])
+    started = time.perf_counter()
+    replica = Replica(primary.hostname, primary.port, primary.username, **SETTINGS).start()
     try:
         replica.catch_up()
-        say(f"replica on 127.0.0.1:{replica.port} (pid {replica.pid}), caught up")
+        say(f"replica on 127.0.0.1:{replica.port} (pid {replica.pid}), base backup and "
+            f"start {time.perf_counter() - started:.1f} s, caught up")
         _serving["replica"] = replica
-        yield {**env, "DATABASE_REPLICA_URLS": replica.url(database)}
+        yield {**env, "DATABASE_REPLICA_URLS": replica.url(_database(env))}
     finally:
         _serving.pop("replica", None)
         replica.stop()
 
 
+def warm_cache(relations) -> None:
+    """The replica's copies of `relations` read into the OS cache as well: it answers the
+    reads (verify.warm_cache says why)."""
+    from django.db import connection
+
+    replica = _serving.get("replica")
+    for relation in relations if replica else ():
+        replica.sql("SELECT pg_prewarm(%s, 'read')", [relation],
+                    database=connection.settings_dict["NAME"])
+
+
+def backends(env: dict) -> list[int]:
+    """The replica's backends of the benchmark database (none without one): its share of
+    the database CPU."""
+    replica = _serving.get("replica")
+    return _replica_backends(replica, _database(env)) if replica else []
+
+
 def _database(env: dict) -> str:
-    return urlparse(env["DATABASE_URL"]).path.lstrip("/")
+    return urlsplit(env["DATABASE_URL"]).path.lstrip("/")
 
 
 def _replica_backends(replica, database: str) -> list[int]:

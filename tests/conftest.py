@@ -237,23 +237,41 @@ def eas_chain(eas, db) -> EasChain:
     return EasChain(eas, chain, registry, eas_deployment)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The tests that need a streaming replica (`pg_replica`) run in a pass of their own, on
+    a private primary (tests/private_primary.py), never on the machine's cluster: skipped in
+    any other pass, and the only ones run in theirs. scripts/test.sh runs both passes."""
+    from tests.private_primary import ENVIRONMENT
+
+    replica_pass = bool(os.environ.get(ENVIRONMENT))
+    skip = pytest.mark.skip(reason=(
+        "needs a streaming replica of a private primary: run it with `.venv/bin/python -m "
+        "tests.private_primary .venv/bin/python -m pytest ...` (scripts/test.sh does)"))
+    needing = [item for item in items if "pg_replica" in item.fixturenames]
+    if replica_pass:
+        config.hook.pytest_deselected(items=[item for item in items if item not in needing])
+        items[:] = needing
+    else:
+        for item in needing:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
-def pg_replica(django_db_setup, django_db_blocker):
-    """A real streaming replica of the test PostgreSQL (tests/replica.py), started once the
-    test database exists (the backup of the whole cluster then holds it), stopped at the
-    end. Needs PostgreSQL; mandatory in CI."""
+def pg_replica(django_db_setup):
+    """A real streaming replica (tests/replica.py) of the private primary the test database
+    is on, started once that database exists (the base backup then holds it), stopped at the
+    end. Used only in the pass on a private primary, which started: failing to start the
+    replica there fails the tests."""
     from django.db import connection
 
-    from tests.replica import Replica, ReplicaUnavailable
+    from tests.pg_server import ServerUnavailable
+    from tests.replica import Replica
 
-    if connection.vendor != "postgresql":
-        pytest.skip("read replicas are PostgreSQL streaming replicas")
     primary = connection.settings_dict
-    replica = Replica(primary["HOST"] or "127.0.0.1", primary["PORT"] or 5432, primary["USER"])
+    replica = Replica(primary["HOST"], primary["PORT"], primary["USER"])
     try:
         replica.start()
-    except ReplicaUnavailable as exc:
-        missing(f"a streaming replica could not be started: {exc}",
-                "run scripts/allow_replication.sh")
+    except ServerUnavailable as exc:
+        pytest.fail(f"a streaming replica could not be started: {exc}")
     yield replica
     replica.stop()
