@@ -137,7 +137,8 @@ class Attestation(OnChainRecord):
     class Meta:
         ordering = ["-time", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["chain", "uid"], name="unique_attestation_uid"),
+            # uid first: it also answers a lookup by uid alone (no index of its own).
+            models.UniqueConstraint(fields=["uid", "chain"], name="unique_attestation_uid"),
         ]
         indexes = [
             # Newest first, and each filter of GET /attestations with it (keyset on time, id).
@@ -151,7 +152,6 @@ class Attestation(OnChainRecord):
             models.Index(fields=["document_hash", "time", "chain", "block_number", "log_index"],
                          name="attestation_document_idx",
                          condition=models.Q(document_hash__isnull=False)),
-            models.Index(fields=["uid"], name="attestation_uid_idx"),
             # Reorg rollback: everything of a deployment from a block on.
             models.Index(fields=["deployment", "block_number"], name="attestation_block_idx"),
             # revoked=true at millions of rows, where revoked ones are rare (docs/decisions.md).

@@ -61,8 +61,7 @@ def main():
     args = parser.parse_args()
 
     env = harness.django_database(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
-    _, deployment, schema = verify.ensure_chain()
-    verify.load_attestations(args.attestations, deployment, schema, False)
+    verify.prepare_attestations(args.attestations)
     heartbeats.ensure_chain(heartbeats.HEARTBEAT_CHAIN, "bench-heartbeats")
     key = harness.create_api_key(env, BENCH_NAME, "admin")  # admin: verify, queries and heartbeats
     try:
