@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('attestations', '0011_merkle_batches'),
+        ('attestations', '0012_merkle_batches'),
         ('bindings', '0001_initial'),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('attestations', '0010_offchain_attestations'),
+        ('attestations', '0011_attestation_uid_unique_first'),
         ('registry', '0005_chain_offchain_unanchored'),
     ]
 
