@@ -21,8 +21,16 @@ from django.utils import timezone
 
 from attestations import schema as grammar
 from attestations.indexer.reader import RangeRead, skipped_record
-from attestations.models import Attestation, IndexCursor, OffchainRevocation, Schema, Timestamp
+from attestations.models import (
+    Attestation,
+    IndexCursor,
+    MerkleBatch,
+    OffchainRevocation,
+    Schema,
+    Timestamp,
+)
 from core import events
+from core.merkle import ROOT_FIELD, ROOT_SCHEMA
 from registry.models import Chain
 
 logger = logging.getLogger(__name__)
@@ -329,12 +337,28 @@ def _write_attestations(cursor, items, skipped: list[dict], *, revoked: bool,
                                      update=update_fields)
     if inserted is None:
         inserted = set(rows) - existing
+    if not revoked:
+        _link_merkle_batches(cursor.chain_id, rows, schemas)
     new = Counter(rows[uid]["schema_id"] for uid in inserted
                   if rows[uid]["schema_id"] is not None)
     for schema_pk, count in new.items():
         Schema.objects.filter(pk=schema_pk).update(
             attestation_count=F("attestation_count") + count)
     return len(inserted) if counts_new else len(rows)
+
+
+def _link_merkle_batches(chain_id: int, rows: dict, schemas: dict) -> None:
+    """A root attestation (under the root schema, core/merkle.py) binds the Merkle batches its
+    attester reported with that root: they verify through it from the range that indexed it
+    on, as a direct attestation does (the workflow tracking confirms them later). Another
+    attester's attestation of the same root binds nothing."""
+    for uid, row in rows.items():
+        schema = schemas.get(row["schema_uid"])
+        decoded = row["decoded"]
+        if (schema is not None and schema.schema == ROOT_SCHEMA and isinstance(decoded, dict)
+                and isinstance(decoded.get(ROOT_FIELD), str)):
+            MerkleBatch.objects.filter(chain_id=chain_id, root=decoded[ROOT_FIELD],
+                                       attester=row["attester"]).update(attestation_uid=uid)
 
 
 def _existing(model, chain_id: int, uids: list[str]) -> set | None:
