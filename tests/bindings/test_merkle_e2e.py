@@ -175,3 +175,28 @@ def test_documents_a_leaf_cannot_carry_are_bound_in_multi(merkle_chain, live_ser
     assert settle(merkle_chain).confirmed == 3
     assert [a["verified"] for a in verify_all(api, DOCUMENTS[:3])] == [True] * 3
     assert verify_all(api, DOCUMENTS[:1])[0]["merkleRoot"] is None
+
+
+def test_a_root_indexed_before_its_report_binds_at_the_report(merkle_chain, live_server, api):
+    """A fast chain can mine and index the root before the executor's report arrives: the
+    report finds the root's attestation, and the documents verify at once."""
+    bind_all(api, DOCUMENTS[:3])
+    ref = batch_executor(live_server, merkle_chain, 3, [])
+    ref.register()
+    jobs = ref.service.claim("anvil", ref.executor_id, limit=3)["jobs"]
+    tree = MerkleTree.of(job["documentHash"] for job in jobs)
+    node = merkle_chain.node
+    node.anvil.rpc("anvil_impersonateAccount", [ref.address])
+    uid, receipt = eas_contracts.attest(node.w3, node.deployment.eas,
+                                        schema_uid=jobs[0]["rootSchemaId"],
+                                        data=bytes.fromhex(tree.root[2:]), sender=ref.address)
+    node.anvil.rpc("anvil_mine", [2])
+    index(merkle_chain)
+    assert not any(a["verified"] for a in verify_all(api, DOCUMENTS[:3]))  # not reported yet
+    tx_hash = "0x" + bytes(receipt["transactionHash"]).hex()
+    ref.service.report_many("anvil", ref.executor_id, [
+        {"workflowId": job["workflowId"], "txHash": tx_hash, "merkleRoot": tree.root}
+        for job in jobs])
+    assert MerkleBatch.objects.get().attestation_uid == uid
+    assert [a["verified"] for a in verify_all(api, DOCUMENTS[:3])] == [True] * 3
+    assert workflows_track().confirmed == 3
