@@ -106,7 +106,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 if DB_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
-# Read replicas (core/replicas.py, docs/scaling-replicas.md): the aliases replica1, ...
+# Read replicas (core/replicas.py, docs/scaling.md): the aliases replica1, ...
 _replicas = env.replica_databases("DATABASE_REPLICA_URLS", DATABASES["default"],
                                   prepared_statements=DB_PREPARED_STATEMENTS)
 DATABASES.update(_replicas)

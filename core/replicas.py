@@ -1,5 +1,5 @@
 """Read replicas (DATABASE_REPLICA_URLS): which reads a replica answers, which replica, and
-when the primary answers instead. docs/scaling-replicas.md is the operator's guide;
+when the primary answers instead. docs/scaling.md is the operator's guide;
 docs/decisions.md ("Read replicas") says why a replica's `verified: true` can be trusted.
 
 The routing, in one place: REPLICA_READS below lists the routes (Django URL names and
