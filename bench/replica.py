@@ -28,13 +28,16 @@ def argument(parser) -> None:
     parser.add_argument("--replica", action="store_true",
                         help="Run on a private primary, serve the reads from a streaming "
                              "replica of it, and print the primary's CPU per verification.")
+    parser.add_argument("--private", action="store_true",
+                        help="Run on a private primary as --replica does, without a replica "
+                             "(what --replica's figures compare with).")
 
 
 @contextmanager
 def database_url(args, default: str):
     """The benchmark's DATABASE_URL: a private primary's database with --replica (its
-    base backup then takes seconds), else DATABASE_URL or `default`."""
-    if not args.replica:
+    base backup then takes seconds) or --private, else DATABASE_URL or `default`."""
+    if not (args.replica or args.private):
         yield os.environ.get("DATABASE_URL", default)
         return
     if str(harness.ROOT) not in sys.path:  # before setup_django puts it there

@@ -22,9 +22,11 @@ attestations.
 
     .venv/bin/python bench/verify.py [--attestations 1000000] [--chains 16] [--seconds 3]
         [--rounds 7] [--concurrency 8] [--workers 2] [--reload] [--no-chain] [--cold] [--replica]
+        [--private]
 
---replica serves the reads from a streaming replica started here (bench/replica.py) and
-prints the primary's CPU per verification.
+--replica runs on a private primary started here, serves the reads from a streaming replica
+of it (bench/replica.py) and prints the primary's CPU per verification; --private runs on
+such a primary without a replica, for comparison. Both load the attestations each time.
 
 Set DATABASE_URL to use another database (default: a local PostgreSQL
 `chain_registry_bench_verify`; a load empties its attestation table). 10,000,000
