@@ -41,7 +41,7 @@ def worker_broker():
         cwd=ROOT, env={**os.environ, "CELERY_BROKER_URL": url},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded machine starts a worker slowly
         while not any(w.startswith(name) for w in _pings(url)):
             assert worker.poll() is None and time.monotonic() < deadline, "no worker came up"
             health._ping_cache.clear()
