@@ -45,6 +45,8 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
     with transaction.atomic():
         claimed = Workflow.objects.claim(chain_id=chain.pk, executor=executor, limit=limit,
                                          now=now or timezone.now())
+        if not claimed:  # an idle executor's poll: nothing more to read
+            return []
         eas = _eas_address(chain)
         root = chain_root_schema(chain) if chain.binding_mode == Chain.BindingMode.MERKLE else None
         for workflow in claimed:
@@ -98,7 +100,7 @@ def _report(chain_ref, holder, executor_id, results: list[dict], now, *,
     with transaction.atomic():
         # Locked in one order, so that two reports sharing rows cannot deadlock.
         locked = {w.pk: w for w in Workflow.objects.select_for_update()
-                  .filter(pk__in=ids, chain=chain).order_by("pk")}
+                  .filter(pk__in=ids, chain=chain).defer(*Workflow.REQUEST_FIELDS).order_by("pk")}
         rows, named = [], set()
         for index, item in enumerate(results):
             try:
@@ -171,12 +173,13 @@ def _submit(sent: list[tuple[Workflow, str]], executor: Executor, now) -> None:
     more gas): every candidate is kept, the newest is tracked first."""
     tx_of = {w.pk: tx_hash for w, tx_hash in sent}
     dispatched = [w for w, _ in sent if w.state == S.DISPATCHED]
+    moved = {w.pk for w in dispatched}
     Workflow.objects.transition_many(
         dispatched, S.SUBMITTED, now=now, tx_missing_since=None,
         cause=lambda w: f"executor {executor.address} sent {tx_of[w.pk]}",
         each=lambda w: {"tx_hash": tx_of[w.pk], "tx_hashes": _with(w.tx_hashes, tx_of[w.pk])})
     for workflow, tx_hash in sent:
-        if workflow in dispatched or tx_hash in workflow.tx_hashes:
+        if workflow.pk in moved or tx_hash in workflow.tx_hashes:
             continue
         changes = {"tx_hash": tx_hash, "tx_hashes": [*workflow.tx_hashes, tx_hash],
                    "tx_missing_since": None, "updated_at": now}

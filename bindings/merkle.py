@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Case, Q, Value, When
 
 from attestations.models import Attestation, MerkleBatch, MerkleLeaf, Schema
+from core.db import insert_columns
 from core.eas_abi import ZERO_ADDRESS
 from core.errors import Conflict
 from core.merkle import ROOT_FIELD, ROOT_SCHEMA, MerkleTree
@@ -48,9 +49,10 @@ def record_batch(chain: Chain, *, attester: str, root: str, tx_hash: str, workfl
     batch = MerkleBatch.objects.create(chain=chain, root=root, attester=attester,
                                        tx_hash=tx_hash, leaf_count=len(tree.positions),
                                        attestation_uid=_indexed_root(chain, root, attester))
-    MerkleLeaf.objects.bulk_create(
-        MerkleLeaf(batch=batch, document_hash=document, proof=tree.proof(document))
-        for document in tree.positions)
+    documents = list(tree.positions)
+    insert_columns(MerkleLeaf, {"batch_id": [batch.pk] * len(documents),
+                                "document_hash": documents,
+                                "proof": [tree.proof(document) for document in documents]})
     return batch
 
 

@@ -136,7 +136,8 @@ class Looked:
 
 
 def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None:
-    watched = _watched(now).filter(chain=chain).select_related("executor", "chain")
+    watched = (_watched(now).filter(chain=chain).select_related("executor", "chain")
+               .defer(*Workflow.REQUEST_FIELDS))
     rows = list(watched.order_by("created_at", "id"))
     if not rows:
         return
@@ -256,16 +257,24 @@ class MerkleRoots:
         return self.found.get((batch.root, tx_hash, batch.attester))
 
 
+# What tracking reads and writes of a workflow besides its executor and chain.
+_LOCKED = ("state", "tx_hashes", "tx_hash", "block_number", "tx_missing_since",
+           "attestation_uid", "merkle_batch_id")
+
+
 def _apply(snapshots: list[Workflow], seen: dict, bound: Bound, report: TrackReport) -> None:
     """Apply what the chain said to a chunk of workflows, under their locks, in one
     transaction; those that moved on meanwhile (a result, another tracker) are left to the
     next run."""
     now = timezone.now()
-    read = {w.pk: (w.state, w.tx_hashes) for w in snapshots}
+    read = {w.pk: w for w in snapshots}
     with transaction.atomic():
-        locked = (Workflow.objects.select_for_update(of=("self",)).select_related("executor", "chain")
-                  .filter(pk__in=list(read)).order_by("created_at", "id"))
-        rows = [w for w in locked if (w.state, w.tx_hashes) == read[w.pk]]
+        # The snapshots are used as read, once their locked rows show the same state,
+        # transactions and tracked facts (_LOCKED); the others moved on.
+        locked = (Workflow.objects.select_for_update().filter(pk__in=list(read))
+                  .order_by("created_at", "id").values_list("pk", *_LOCKED))
+        rows = [read[pk] for pk, *now_is in locked
+                if now_is == [getattr(read[pk], name) for name in _LOCKED]]
         by_kind: dict[str, list[Workflow]] = {}
         for workflow in rows:
             kind = seen[workflow.pk].kind
@@ -306,10 +315,10 @@ def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackRep
     for workflow, attestation in readopted:
         _update([workflow], attestation_uid=attestation.uid)
     # A Merkle batch's leaves verify through its root's attestation from now on.
-    for workflow, attestation in [*final, *readopted]:
-        if workflow.merkle_batch_id:
-            MerkleBatch.objects.filter(pk=workflow.merkle_batch_id).exclude(
-                attestation_uid=attestation.uid).update(attestation_uid=attestation.uid)
+    roots = {w.merkle_batch_id: a.uid for w, a in [*final, *readopted] if w.merkle_batch_id}
+    for batch, uid in roots.items():
+        MerkleBatch.objects.filter(pk=batch).exclude(attestation_uid=uid).update(
+            attestation_uid=uid)
     for tx_hash, waiting in unchanged.items():  # not final yet: what was seen, per transaction
         _update(waiting, block_number=seen[waiting[0].pk].block_number, tx_hash=tx_hash,
                 tx_missing_since=None)

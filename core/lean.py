@@ -171,7 +171,17 @@ def answer_many(serializer_class, instances, *, key: str) -> HttpResponse:
                                  for instance in instances]})
 
 
-def _json_response(data) -> HttpResponse:
+def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResponse:
+    """`Response(data, status, headers)` as DRF renders it with the API's renderer, written
+    at once: for a large answer (a batch of workflows or jobs) the renderer's camelCase
+    conversion, a regular expression per key, costs more than the serializer."""
+    response = _json_response(data, status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _json_response(data, status: int = 200) -> HttpResponse:
     """`data` rendered as the API's renderer renders it: written at once when it is made of
     JSON's own types (dicts with string keys, lists, plain values), else by the renderer."""
     plain = _camelized(data)
@@ -180,31 +190,39 @@ def _json_response(data) -> HttpResponse:
     else:
         text = _ENCODER.encode(plain)
         body = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
-    return HttpResponse(body, content_type=_RENDERER.media_type)
+    return HttpResponse(body, status=status, content_type=_RENDERER.media_type)
 
 
-def _camelized(value):
-    """`value` with camelCase keys as the renderer writes them, or None when it holds
-    anything but JSON's own types (then the renderer decides how to write it)."""
+def _camelized(value, camel: bool = True):
+    """`value` with camelCase keys as the renderer writes them (not within the fields the
+    renderer's settings leave as they are, `camel` false), or None when it holds anything
+    but JSON's own types (then the renderer decides how to write it)."""
     kind = type(value)
     if kind in _PLAIN:
         return value
-    if kind is dict:
-        camel = {}
+    if isinstance(value, dict):  # a serializer's data is an OrderedDict (ReturnDict)
+        written = {}
         for key, item in value.items():
             if type(key) is not str:
                 return None
+            name = _camel(key) if camel else key
             if type(item) not in _PLAIN:  # plain values, the usual, need no call
-                item = _camelized(item)
+                item = _camelized(item, camel and key not in _KEPT() and name not in _KEPT())
                 if item is None:
                     return None
-            camel[_camel(key)] = item
-        return camel
-    if kind is list:
-        items = [_camelized(item) for item in value]
+            written[name] = item
+        return written
+    if isinstance(value, list):
+        items = [_camelized(item, camel) for item in value]
         return None if any(new is None and old is not None
                            for new, old in zip(items, value)) else items
     return None
+
+
+@cache
+def _KEPT() -> tuple:  # noqa: N802 - a constant, read once the settings are
+    """The fields whose values the renderer writes as they are (JSON_UNDERSCOREIZE)."""
+    return tuple(_RENDERER.json_underscoreize.get("ignore_fields") or ())
 
 
 _PARSER = JSONParser()

@@ -19,6 +19,7 @@ from core.lean import (
     answer_many,
     read_body,
     read_request,
+    respond,
     write_answer,
 )
 from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
@@ -245,3 +246,25 @@ def test_a_request_body_is_read_as_drf_reads_it(body, content_type):
     lean = _outcome(lambda: read_request(VerifyRequestSerializer,
                                          _drf_request(body, content_type)))
     assert lean == _outcome(through_drf)
+
+
+def test_a_serializers_nested_data_is_rendered_as_drf_renders_it():
+    # A batch's answer: ReturnDict / ReturnList / OrderedDict all the way down, user data
+    # with keys of its own, a status and headers of its own.
+    class Item(rest_serializers.Serializer):
+        document_hash = rest_serializers.CharField()
+        tx_hashes = rest_serializers.ListField(child=rest_serializers.CharField())
+        data = rest_serializers.DictField()
+
+    class Batch(rest_serializers.Serializer):
+        work_flows = Item(many=True)
+
+    items = [SimpleNamespace(document_hash=HASH, tx_hashes=["0x01", "0x02"],
+                             data={"some_field": {"inner_key": [1, None, "ä\u2028"]}}),
+             SimpleNamespace(document_hash=HASH, tx_hashes=[], data={})]
+    data = Batch({"work_flows": items}).data
+    response = respond(data, status=201, headers={"Location": "/workflows/1"})
+    assert response.content == CamelCaseJSONRenderer().render(data)
+    assert b'"workFlows":[{"documentHash"' in response.content
+    assert b'"data":{"some_field":{"inner_key"' in response.content  # written as given
+    assert (response.status_code, response["Location"]) == (201, "/workflows/1")

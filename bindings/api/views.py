@@ -9,6 +9,7 @@ from bindings.api import filters, serializers
 from bindings.api.pagination import WorkflowCursorPagination
 from bindings.api.serializers import MAX_BATCH_IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from bindings.models import Workflow
+from core import lean
 from core.conditional import ConditionalMixin
 from core.viewsets import created_headers
 from registry.models import KeyScope
@@ -108,9 +109,10 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
             fingerprint=workflows.request_fingerprint(request.data))
         for workflow, created in made:
             workflow.created = created
+        # Written without the renderer's camelCase pass over a thousand workflows (core/lean.py).
         data = serializers.WorkflowBatchSerializer({"workflows": [w for w, _ in made]}).data
         first = next((w for w, created in made if created), None)
         if first is None:
-            return Response(data)
-        return Response(data, status=status.HTTP_201_CREATED,
-                        headers=created_headers("workflow-detail", pk=first.pk))
+            return lean.respond(data)
+        return lean.respond(data, status=status.HTTP_201_CREATED,
+                            headers=created_headers("workflow-detail", pk=first.pk))
