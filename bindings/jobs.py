@@ -128,7 +128,8 @@ def _record_merkle_batches(chain: Chain, executor: Executor, rows: list[Workflow
                            results: list[dict], name_items: bool) -> None:
     """Items reported with a `merkle_root`, grouped by it: each group one transaction's
     batch, whose root must be the root of its documents (bindings/merkle.py); refused
-    naming the group's first item otherwise. Each workflow is linked to its batch."""
+    naming the group's first item otherwise. Each workflow is linked to its batch (saved
+    by _submit)."""
     groups: dict[str, list[int]] = {}
     for index, item in enumerate(results):
         if item.get("merkle_root") is not None:
@@ -145,10 +146,8 @@ def _record_merkle_batches(chain: Chain, executor: Executor, rows: list[Workflow
             if not name_items:
                 raise
             raise at_item(exc, f"results.{indexes[0]}") from None
-        bound = [rows[i] for i in indexes]
-        Workflow.objects.filter(pk__in=[w.pk for w in bound]).update(merkle_batch=batch)
-        for workflow in bound:
-            workflow.merkle_batch = batch
+        for i in indexes:  # written with the workflow's move to submitted (_submit)
+            rows[i].merkle_batch = batch
 
 
 def _checked(workflow: Workflow | None, item: dict, executor: Executor, *,
@@ -170,19 +169,22 @@ def _checked(workflow: Workflow | None, item: dict, executor: Executor, *,
 def _submit(sent: list[tuple[Workflow, str]], executor: Executor, now) -> None:
     """Dispatched workflows become submitted with their transaction. For a submitted one,
     the same hash again is a repeat, and another one replaces the transaction (same nonce,
-    more gas): every candidate is kept, the newest is tracked first."""
+    more gas): every candidate is kept, the newest is tracked first. A Merkle-bound
+    workflow's batch (_record_merkle_batches) is saved with it."""
     tx_of = {w.pk: tx_hash for w, tx_hash in sent}
     dispatched = [w for w, _ in sent if w.state == S.DISPATCHED]
     moved = {w.pk for w in dispatched}
     Workflow.objects.transition_many(
         dispatched, S.SUBMITTED, now=now, tx_missing_since=None,
         cause=lambda w: f"executor {executor.address} sent {tx_of[w.pk]}",
-        each=lambda w: {"tx_hash": tx_of[w.pk], "tx_hashes": _with(w.tx_hashes, tx_of[w.pk])})
+        each=lambda w: {"tx_hash": tx_of[w.pk], "tx_hashes": _with(w.tx_hashes, tx_of[w.pk]),
+                        "merkle_batch_id": w.merkle_batch_id})
     for workflow, tx_hash in sent:
         if workflow.pk in moved or tx_hash in workflow.tx_hashes:
             continue
         changes = {"tx_hash": tx_hash, "tx_hashes": [*workflow.tx_hashes, tx_hash],
-                   "tx_missing_since": None, "updated_at": now}
+                   "tx_missing_since": None, "updated_at": now,
+                   "merkle_batch_id": workflow.merkle_batch_id}
         Workflow.objects.filter(pk=workflow.pk).update(**changes)
         for name, value in changes.items():
             setattr(workflow, name, value)
