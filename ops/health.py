@@ -4,6 +4,7 @@ import logging
 import threading
 import time
 from datetime import timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
@@ -31,14 +32,25 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if not settings.CELERY_BROKER_URL:
         return {"status": "ok", "detail": "no broker: tasks run in-process"}
-    from celery import current_app as app  # config/celery.py's, made current at start
-
-    # The URL from settings, explicitly: Celery prefers a CELERY_BROKER_URL found in the
-    # process environment (which .env feeds) over Django's settings, so the probe could
-    # otherwise check a different broker than the one configured.
-    with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
+    with _probe_app(settings.CELERY_BROKER_URL).connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)
     return {"status": "ok"}
+
+
+@lru_cache(maxsize=4)
+def _probe_app(broker_url: str):
+    """A Celery client of the broker the settings name, with the project's configuration:
+    not the project's app, which reads its broker once, nor Celery's current app, which any
+    other app made in the process replaces. Its control commands (the workers' ping) are
+    published through its pool of connections for writing, so to `broker_url`: set as the
+    write URL, which Celery reads from its configuration before its broker_url, which it
+    would read from a CELERY_BROKER_URL in the process environment (.env feeds it) first."""
+    from celery import Celery
+
+    probe = Celery("readyz", set_as_current=False)
+    probe.config_from_object("django.conf:settings", namespace="CELERY")
+    probe.conf.broker_write_url = broker_url
+    return probe
 
 
 def _check_executors() -> dict:
@@ -134,9 +146,8 @@ def _ping_workers(broker_url: str) -> list[str]:
         cached = _ping_cache.get(broker_url)
         if cached and time.monotonic() - cached[0] < WORKER_PING_CACHE_SECONDS:
             return cached[1]
-    from celery import current_app as app  # config/celery.py's, made current at start
-
-    with app.connection_for_write(broker_url) as conn:
+    app = _probe_app(broker_url)
+    with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, interval_start=0.2, timeout=2)
         replies = app.control.ping(timeout=WORKER_PING_TIMEOUT_SECONDS, connection=conn)
     workers = sorted(name for reply in replies for name in reply)
