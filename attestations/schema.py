@@ -12,6 +12,7 @@ component), `data.attrs.1.value` (a value).
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import eth_abi
 import eth_abi.grammar
@@ -81,9 +82,14 @@ class Field:
 
 def parse(schema: str) -> list[Field]:
     """The fields of an EAS schema string; raises SchemaError naming the first bad field."""
+    return list(_parsed(schema))
+
+
+@lru_cache(maxsize=256)  # a batch of workflows checks its data against one schema, 1,000 times
+def _parsed(schema: str) -> tuple[Field, ...]:
     if not schema.strip():
         raise SchemaError("schema", "empty", "The schema has no fields.")
-    return _parse_fields(schema, "schema")
+    return tuple(_parse_fields(schema, "schema"))
 
 
 def _parse_fields(text: str, attr: str) -> list[Field]:

@@ -78,7 +78,7 @@ def _read(plan, data) -> dict | None:
             if required:
                 return None
             if default is not empty:
-                validated[name] = default
+                validated[name] = default() if callable(default) else default
             continue
         value = data[name]
         if value is None:
@@ -146,8 +146,34 @@ def _list(field):
     return reader
 
 
+def _dict(field):
+    """A JSON object of any values, as a DictField of unchecked values takes it."""
+    if type(field.child) is not drf._UnvalidatedField or not field.allow_empty:
+        return None
+    return lambda value: dict(value) if type(value) is dict else None
+
+
+def _many(field):
+    """A JSON array of objects that the child serializer's own plan reads (`many=True`),
+    as long as the field allows; None for any other value or when an item is declined."""
+    plan = _plan(type(field.child))
+    if plan is None or field.child.validators:
+        return None
+    low = max(field.min_length or 0, 0 if field.allow_empty else 1)
+    high = field.max_length if field.max_length is not None else float("inf")
+
+    def reader(value):
+        if type(value) is not list or not low <= len(value) <= high:
+            return None
+        items = [_read(plan, item) for item in value]
+        return None if None in items else items
+    return reader
+
+
 _READERS = {
     drf.ListField: _list,
+    drf.DictField: _dict,
+    drf_serializers.ListSerializer: _many,
     drf.UUIDField: lambda field: _uuid,
     Bytes32Field: lambda field: _bytes32,
     drf.BooleanField: lambda field: _boolean,
@@ -296,7 +322,7 @@ def _plan(serializer_class) -> dict | None:
         read = make(field) if make is not None else None
         if (read is None or field.read_only or field.source != name
                 or "validators" in field._kwargs or hasattr(serializer, f"validate_{name}")
-                or (field.default is not empty and callable(field.default))):
+                or getattr(field.default, "requires_context", False)):
             return None
         plan[name] = (read, field.required, field.default, field.allow_null)
     return plan

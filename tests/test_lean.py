@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from rest_framework import serializers as rest_serializers
 from rest_framework.exceptions import ValidationError
 
+from bindings.api.serializers import BATCH_LIMIT as WORKFLOW_BATCH_LIMIT
+from bindings.api.serializers import JobClaimSerializer, WorkflowBatchCreateSerializer
+from bindings.jobs import MAX_CLAIM
 from core.lean import (
     _answer_fields,
     _plan,
@@ -98,10 +101,36 @@ BATCH_ILL_FORMED = [
     {"document_hashes": {"0": HASH}}, {"document_hashes": [HASH], "live": False},
     {"document_hashes": [HASH], "chain_id": "1"},
 ]
+ITEM = {"document_hash": HASH, "chain_id": 31337}
+WORKFLOWS_WELL_FORMED = [
+    {"workflows": [ITEM]},
+    {"workflows": [{**ITEM, "schema_id": HASH.upper().replace("0X", "0x"),
+                    "data": {"grade": "A", "nested": {"key_name": [1, None]}}},
+                   {**ITEM, "data": {}}, {**ITEM, "document_hash": "0x" + "01" * 32}]},
+    {"workflows": [ITEM] * WORKFLOW_BATCH_LIMIT},
+]
+WORKFLOWS_ILL_FORMED = [
+    {}, [], None, {"workflows": []}, {"workflows": ITEM}, {"workflows": [ITEM, None]},
+    {"workflows": [ITEM] * (WORKFLOW_BATCH_LIMIT + 1)}, {"workflows": [[ITEM]]},
+    {"workflows": [{**ITEM, "document_hash": HASH[:-1]}]},
+    {"workflows": [{"document_hash": HASH}]}, {"workflows": [{**ITEM, "chain_id": "1"}]},
+    {"workflows": [{**ITEM, "chain_id": 0}]}, {"workflows": [{**ITEM, "data": []}]},
+    {"workflows": [{**ITEM, "data": None}]}, {"workflows": [{**ITEM, "extra": 1}]},
+    {"workflows": [ITEM], "extra": 1}, {"workflows": [{**ITEM, "schema_id": None}]},
+]
+CLAIM_WELL_FORMED = [{"executor_id": UUID}, {"executor_id": UUID.upper(), "limit": 1},
+                     {"executor_id": UUID, "limit": MAX_CLAIM}]
+CLAIM_ILL_FORMED = [{}, [], None, {"limit": 1}, {"executor_id": UUID, "limit": 0},
+                    {"executor_id": UUID, "limit": MAX_CLAIM + 1},
+                    {"executor_id": UUID, "limit": "5"}, {"executor_id": UUID, "limit": None},
+                    {"executor_id": 5}, {"executor_id": UUID, "other": 1}]
 CASES = [(HeartbeatSerializer, HEARTBEAT_WELL_FORMED, HEARTBEAT_ILL_FORMED),
          (VerifyRequestSerializer, VERIFY_WELL_FORMED, VERIFY_ILL_FORMED),
-         (VerifyBatchRequestSerializer, BATCH_WELL_FORMED, BATCH_ILL_FORMED)]
-HOT_REQUESTS = [HeartbeatSerializer, VerifyRequestSerializer, VerifyBatchRequestSerializer]
+         (VerifyBatchRequestSerializer, BATCH_WELL_FORMED, BATCH_ILL_FORMED),
+         (WorkflowBatchCreateSerializer, WORKFLOWS_WELL_FORMED, WORKFLOWS_ILL_FORMED),
+         (JobClaimSerializer, CLAIM_WELL_FORMED, CLAIM_ILL_FORMED)]
+HOT_REQUESTS = [HeartbeatSerializer, VerifyRequestSerializer, VerifyBatchRequestSerializer,
+                WorkflowBatchCreateSerializer, JobClaimSerializer]
 
 
 @pytest.mark.parametrize("serializer_class", HOT_REQUESTS)
