@@ -35,7 +35,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -47,7 +46,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.freshness import BlockClock, describe, freshness, summary  # noqa: E402
+from bench.freshness import BlockClock, VerifyWatch, describe, freshness, summary  # noqa: E402
 from tests.stack.compose import BIN, ROOT, Stack, database_url  # noqa: E402
 
 CHAIN_ID = 31337
@@ -66,35 +65,6 @@ EXECUTOR_KEYS = [
 def say(*lines: str) -> None:
     for line in lines:
         print(line, flush=True)
-
-
-class Watch(threading.Thread):
-    """POST /v1/verify/batch about the sampled documents every 0.1 s, noting when each first
-    verified (bench/freshness.py's VerifyWatch, for any number: every pending one is asked)."""
-
-    def __init__(self, url: str, api_key: str):
-        super().__init__(daemon=True)
-        self.url, self.session = url + "/v1/verify/batch", requests.Session()
-        self.session.headers["X-API-Key"] = api_key
-        self.pending: set[str] = set()
-        self.verified_at: dict[str, float] = {}
-        self.stopped = threading.Event()
-
-    def run(self):
-        while not self.stopped.wait(0.1):
-            asked = sorted(self.pending)
-            for start in range(0, len(asked), 1000):
-                try:
-                    answer = self.session.post(self.url, json={
-                        "documentHashes": asked[start:start + 1000]}, timeout=10)
-                    now = time.time()
-                    answer.raise_for_status()
-                except requests.RequestException:
-                    continue
-                for result in answer.json()["results"]:
-                    if result["verified"]:
-                        self.verified_at.setdefault(result["documentHash"], now)
-                        self.pending.discard(result["documentHash"])
 
 
 def chain_with_eas(block_time: float):
@@ -192,10 +162,10 @@ def wait_for(check, what: str, timeout: float, every: float = 0.25):
 def run_documents(mode: str, args, stack: Stack, client, node, database: str) -> dict:
     documents = ["0x" + secrets.token_hex(32) for _ in range(args.documents)]
     sample = set(random.sample(documents, min(args.sample, len(documents))))
-    watch = Watch(stack.url, client.keys["api"])
-    with BlockClock(node.url) as clock, psycopg.connect(database, autocommit=True) as db:
-        watch.pending |= sample
-        watch.start()
+    with (BlockClock(node.url) as clock, psycopg.connect(database, autocommit=True) as db,
+          VerifyWatch(stack.url, client.keys["api"], every=0.1) as watch):
+        for document in sample:
+            watch.add(document)
         started = time.time()
         chunks = [documents[start:start + PER_REQUEST]
                   for start in range(0, len(documents), PER_REQUEST)]
@@ -214,7 +184,6 @@ def run_documents(mode: str, args, stack: Stack, client, node, database: str) ->
         all_confirmed = time.time()
         verified = verify_all(stack.url, client.keys["api"], documents, args.clients)
         finished = time.time()
-        watch.stopped.set()
         if verified != len(documents):
             raise SystemExit(f"{mode}: {len(documents) - verified} documents do not verify")
         rows = db.execute("SELECT document_hash, tx_hash, block_number FROM verification_workflow"

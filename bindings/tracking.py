@@ -41,7 +41,7 @@ from bindings.workflows import (
     workflows_expire,
     workflows_requeue_abandoned,
 )
-from core.merkle import ROOT_FIELD, ROOT_SCHEMA
+from core.merkle import attested_root
 from core.progress import ProgressCallback, no_progress
 from registry.chain_client import NoEndpointAvailable, chain_client
 from registry.models import Chain, Deployment
@@ -245,10 +245,10 @@ class MerkleRoots:
         for attestation in (Attestation.objects.filter(chain=chain, uid__in=uids)
                             .select_related("schema").only("uid", "tx_hash", "decoded",
                                                            "attester", "schema__schema")):
-            decoded = attestation.decoded if isinstance(attestation.decoded, dict) else {}
-            if attestation.schema is not None and attestation.schema.schema == ROOT_SCHEMA:
-                key = (str(decoded.get(ROOT_FIELD)), attestation.tx_hash, attestation.attester)
-                self.found[key] = attestation
+            schema = attestation.schema.schema if attestation.schema is not None else None
+            root = attested_root(schema, attestation.decoded)
+            if root is not None:
+                self.found[root, attestation.tx_hash, attestation.attester] = attestation
 
     def find(self, workflow: Workflow, tx_hash: str) -> Attestation | None:
         batch = self.batches.get(workflow.merkle_batch_id)

@@ -22,6 +22,15 @@ ROOT_SCHEMA = "bytes32 merkleRoot"
 ROOT_FIELD = "merkleRoot"
 
 
+def attested_root(schema: str | None, decoded) -> str | None:
+    """The Merkle root an attestation holds: its decoded `merkleRoot` when its schema is the
+    root schema, else None (any other attestation, or data that did not decode)."""
+    if schema != ROOT_SCHEMA or not isinstance(decoded, dict):
+        return None
+    root = decoded.get(ROOT_FIELD)
+    return root if isinstance(root, str) else None
+
+
 def _bytes32(value: str | bytes) -> bytes:
     raw = bytes.fromhex(value[2:] if value[:2] in ("0x", "0X") else value) \
         if isinstance(value, str) else bytes(value)

@@ -128,23 +128,34 @@ def has_offchain(document_hash: str, *, chain_id: int | None) -> bool:
                    fetch=True) is not None
 
 
-_OFFCHAIN_OF_EACH_SQL = """SELECT DISTINCT o.document_hash FROM attestations_offchainattestation o
+# A statement about a list of documents (`{documents}`: the condition on a document hash
+# column), per database: PostgreSQL takes the list as an array, SQLite as JSON.
+_IN_DOCUMENTS = {"postgresql": "= ANY(%(document_hashes)s)",
+                 "sqlite": "IN (SELECT value FROM json_each(%(document_hashes)s))"}
+
+
+def _per_database(template: str) -> dict[str, str]:
+    return {vendor: template.format(documents=condition)
+            for vendor, condition in _IN_DOCUMENTS.items()}
+
+
+def _run_on_documents(statements: dict[str, str], document_hashes: list[str], params: dict):
+    """Every row of the database's statement of `statements` about `document_hashes`."""
+    db = connections[DEFAULT_DB_ALIAS]
+    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
+    return run_hot(statements[db.vendor], {**params, "document_hashes": documents}, fetch="all")
+
+
+OFFCHAIN_OF_EACH_SQL = _per_database("""SELECT DISTINCT o.document_hash
+FROM attestations_offchainattestation o
 WHERE o.document_hash {documents}
   AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
-"""
-OFFCHAIN_OF_EACH_SQL = {
-    "postgresql": _OFFCHAIN_OF_EACH_SQL.format(documents="= ANY(%(document_hashes)s)"),
-    "sqlite": _OFFCHAIN_OF_EACH_SQL.format(
-        documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
-}
+""")
 
 
 def with_offchain(document_hashes: list[str], *, chain_id: int | None) -> set[str]:
     """Which of `document_hashes` an offchain attestation carries (on `chain_id`)."""
-    db = connections[DEFAULT_DB_ALIAS]
-    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
-    rows = run_hot(OFFCHAIN_OF_EACH_SQL[db.vendor],
-                   {"document_hashes": documents, "chain_id": chain_id}, fetch="all")
+    rows = _run_on_documents(OFFCHAIN_OF_EACH_SQL, document_hashes, {"chain_id": chain_id})
     return {row[0] for row in rows}
 
 
@@ -221,10 +232,7 @@ FROM (SELECT ranked.*, ROW_NUMBER() OVER (
       FROM ({_RANKED_OF_EACH}) ranked) best
 WHERE place = 1
 """
-BATCH_SQL = {
-    "postgresql": _BATCH_SQL.format(documents="= ANY(%(document_hashes)s)"),
-    "sqlite": _BATCH_SQL.format(documents="IN (SELECT value FROM json_each(%(document_hashes)s))"),
-}
+BATCH_SQL = _per_database(_BATCH_SQL)
 
 
 def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
@@ -232,8 +240,5 @@ def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
     """document hash -> (rank, then the row as `earliest_valid` gives it, root, proof) of its
     most telling attestation (root and proof None unless it binds the document through a
     Merkle batch), for each of `document_hashes` that has one."""
-    db = connections[DEFAULT_DB_ALIAS]
-    documents = document_hashes if db.vendor == "postgresql" else json.dumps(document_hashes)
-    rows = run_hot(BATCH_SQL[db.vendor], _params(chain_id, now, document_hashes=documents),
-                   fetch="all")
+    rows = _run_on_documents(BATCH_SQL, document_hashes, _params(chain_id, now))
     return {row[0]: _with_proof(_in_utc(row[1:])) for row in rows}

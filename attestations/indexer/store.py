@@ -30,7 +30,7 @@ from attestations.models import (
     Timestamp,
 )
 from core import events
-from core.merkle import ROOT_FIELD, ROOT_SCHEMA
+from core.merkle import attested_root
 from registry.models import Chain
 
 logger = logging.getLogger(__name__)
@@ -354,10 +354,9 @@ def _link_merkle_batches(chain_id: int, rows: dict, schemas: dict) -> None:
     attester's attestation of the same root binds nothing."""
     for uid, row in rows.items():
         schema = schemas.get(row["schema_uid"])
-        decoded = row["decoded"]
-        if (schema is not None and schema.schema == ROOT_SCHEMA and isinstance(decoded, dict)
-                and isinstance(decoded.get(ROOT_FIELD), str)):
-            MerkleBatch.objects.filter(chain_id=chain_id, root=decoded[ROOT_FIELD],
+        root = attested_root(schema.schema if schema is not None else None, row["decoded"])
+        if root is not None:
+            MerkleBatch.objects.filter(chain_id=chain_id, root=root,
                                        attester=row["attester"]).update(attestation_uid=uid)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.merkle import MerkleTree, proves, root_of
+from core.merkle import ROOT_FIELD, ROOT_SCHEMA, MerkleTree, attested_root, proves, root_of
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ROOT / ".cache" / "clients" / "merkle-tree"
@@ -74,3 +74,15 @@ def test_refuses_what_is_no_bytes32():
         MerkleTree.of([])
     with pytest.raises(ValueError):
         MerkleTree.of(["0x1234"])
+
+
+def test_only_an_attestation_under_the_root_schema_holds_a_root():
+    root = "0x" + "ab" * 32
+    assert attested_root(ROOT_SCHEMA, {ROOT_FIELD: root}) == root
+    assert attested_root("bytes32 documentHash", {ROOT_FIELD: root}) is None
+    assert attested_root(None, {ROOT_FIELD: root}) is None  # its schema is not indexed
+    # Data that did not decode, or decoded to something else, holds none.
+    assert attested_root(ROOT_SCHEMA, None) is None
+    assert attested_root(ROOT_SCHEMA, "0x1234") is None
+    assert attested_root(ROOT_SCHEMA, {ROOT_FIELD: 5}) is None
+    assert attested_root(ROOT_SCHEMA, {}) is None

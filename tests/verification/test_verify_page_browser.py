@@ -206,3 +206,24 @@ def test_on_a_phone_nothing_is_wider_than_the_screen(browser, live_server, site,
         screenshot(page, "verify-verified-phone.png", tmp_path)
     finally:
         context.close()
+
+
+def test_a_document_of_a_merkle_batch_shows_its_root_and_proof_to_check(page, live_server):
+    # Bound by the root of a batch of five (as the workflow tracking leaves it): the person
+    # sees the verdict and that it was one of a batch; the evidence, opened, gives the root
+    # the attestation holds and the proof, sibling by sibling, in order.
+    from tests.verification.conftest import bind_in_merkle_batch, indexed_chain
+
+    chain = indexed_chain(chain_id=31337, short_name="anvil", confirmations=12)
+    documents = ["0x" + hashlib.sha256(f"invoice {n}".encode()).hexdigest() for n in range(5)]
+    root, tree = bind_in_merkle_batch(chain, documents)
+    page.goto(f"{live_server.url}/verify/{documents[3]}")
+    assert page.inner_text("#verdict-title") == "Verified"
+    assert "bound by one Merkle root" in page.inner_text("#merkle")
+    assert not page.is_visible("#merkle-root")  # in the evidence, closed at first
+    page.click("#evidence summary")
+    assert page.inner_text("#merkle-root") == tree.root
+    siblings = page.locator("#merkle-proof li").all_inner_texts()
+    assert siblings == tree.proof(documents[3]) and len(siblings) >= 2
+    # The eth_call asks EAS for the root's attestation (getAttestation(uid)).
+    assert root.uid[2:] in page.inner_text("#get-attestation-call")
