@@ -266,6 +266,9 @@ class Workflow(models.Model):
             models.Index(fields=["state", "-created_at"], name="workflow_state_idx"),
             models.Index(fields=["document_hash"], name="workflow_document_idx"),
             models.Index(fields=["chain", "-created_at"], name="workflow_chain_idx"),
+            # Tracking: the confirmed workflows of a chain's newest blocks (bindings/tracking.py).
+            models.Index(fields=["chain", "block_number"], name="workflow_confirmed_block_idx",
+                         condition=models.Q(state="confirmed")),
         ]
 
     objects = WorkflowQuerySet.as_manager()

@@ -26,13 +26,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Min, OuterRef, Q
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
 from attestations.confirmations import confirmations
+from attestations.indexer import reorg_window
 from attestations.indexer.events import attested_uids
-from attestations.models import Attestation, MerkleBatch
+from attestations.models import Attestation, IndexCursor, MerkleBatch
 from bindings.merkle import forget_unbound_batches
 from bindings.models import Workflow, WorkflowState
 from bindings.workflows import (
@@ -85,8 +86,11 @@ def workflows_track(now=None, *, progress: ProgressCallback = no_progress,
     queues one task per chain)."""
     now = now or timezone.now()
     report = TrackReport(expired=workflows_expire(now), requeued=workflows_requeue_abandoned(now))
-    looked = Looked(progress, _watched(now).count())
-    for chain in Chain.objects.filter(pk__in=_watched(now).values("chain_id")):
+    tracked = Workflow.objects.filter(chain=OuterRef("pk"), state__in=(S.SUBMITTED, S.CONFIRMED))
+    counts = {chain: _watched(now, chain).count()
+              for chain in Chain.objects.filter(Exists(tracked)).order_by("pk")}
+    looked = Looked(progress, sum(counts.values()))
+    for chain in [chain for chain, count in counts.items() if count]:
         if track_chain is not None:
             track_chain(chain)
         else:
@@ -111,15 +115,32 @@ def _track_reporting(chain: Chain, now, report: TrackReport, looked: "Looked") -
         logger.warning("Tracking workflows of chain %s: %s", chain.chain_id, exc)
 
 
-def _watched(now):
-    """Submitted workflows, and recently confirmed ones whose attestation the indexer no
-    longer holds (older ones lie deeper than any reorganisation)."""
+def _watched(now, chain: Chain):
+    """The chain's submitted workflows, and its confirmed ones whose attestation the indexer
+    no longer holds, among those a rollback could have reached: confirmed in the last
+    REORG_HORIZON_HOURS, in a block from the chain's rollback floor on (older ones lie
+    deeper than any reorganisation). The floor keeps each run to the newest blocks'
+    workflows (workflow_confirmed_block_idx), not every workflow confirmed that day."""
     dropped = ~Exists(Attestation.objects.filter(chain_id=OuterRef("chain_id"),
                                                  uid=OuterRef("attestation_uid")))
-    recent = now - timedelta(hours=REORG_HORIZON_HOURS)
-    return Workflow.objects.filter(
-        Q(state=S.SUBMITTED) | (Q(state=S.CONFIRMED, confirmed_at__gte=recent) & dropped)
-    )
+    reach = Q(state=S.CONFIRMED, confirmed_at__gte=now - timedelta(hours=REORG_HORIZON_HOURS))
+    floor = rollback_floor(chain)
+    if floor is not None:
+        reach &= Q(block_number__gte=floor)
+    return Workflow.objects.filter(chain=chain).filter(Q(state=S.SUBMITTED) | (reach & dropped))
+
+
+def rollback_floor(chain: Chain) -> int | None:
+    """The lowest block that the indexer's reorganisation check can roll the chain back to
+    from where its cursors stand (attestations.indexer._check_reorg: at most twice the
+    reorg window below the newest block a cursor read), or None when nothing indexes the
+    chain. A rollback an operator asks for deeper re-reads the same attestations, under the
+    same uids."""
+    oldest_next = IndexCursor.objects.filter(deployment__chain=chain).aggregate(
+        lowest=Min("next_block"))["lowest"]
+    if oldest_next is None:
+        return None
+    return oldest_next - 1 - 2 * reorg_window(chain)
 
 
 @dataclass
@@ -136,7 +157,7 @@ class Looked:
 
 
 def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None:
-    watched = (_watched(now).filter(chain=chain).select_related("executor", "chain")
+    watched = (_watched(now, chain).select_related("executor", "chain")
                .defer(*Workflow.REQUEST_FIELDS))
     rows = list(watched.order_by("created_at", "id"))
     if not rows:
