@@ -14,7 +14,9 @@ per core here), until every workflow is confirmed and every document verifies (P
 - documents per second, end to end (first POST to the last document verified);
 - gas per document: the gasUsed of every distinct transaction of the run, over the documents;
 - freshness: for a sample of documents, from their transaction's block showing on the node
-  to POST /v1/verify/batch first saying verified (bench/freshness.py's clock and watch).
+  to POST /v1/verify/batch first saying verified (bench/freshness.py's clock and watch; the
+  watch asks every 0.25 s, so a figure is up to 0.25 s late: asked every 0.1 s, the
+  watch's own requests took a tenth of the documents/s).
 
 Targets: merkle >= 1,000 documents/s end to end; merkle gas per document <= 2 % of single's
 at 100 documents per batch; freshness p50 <= 1 block + 1 s, p99 <= 2 blocks + 2 s.
@@ -163,7 +165,7 @@ def run_documents(mode: str, args, stack: Stack, client, node, database: str) ->
     documents = ["0x" + secrets.token_hex(32) for _ in range(args.documents)]
     sample = set(random.sample(documents, min(args.sample, len(documents))))
     with (BlockClock(node.url) as clock, psycopg.connect(database, autocommit=True) as db,
-          VerifyWatch(stack.url, client.keys["api"], every=0.1) as watch):
+          VerifyWatch(stack.url, client.keys["api"], every=0.25) as watch):
         for document in sample:
             watch.add(document)
         started = time.time()
