@@ -211,7 +211,10 @@ class Workflow(models.Model):
     REQUEST_FIELDS = ("schema", "attestation_data", "data")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="workflows")
+    # No index of its own: workflow_chain_idx (chain, -created_at) answers by chain too, and
+    # every move of a workflow writes an entry in each index.
+    chain = models.ForeignKey(Chain, on_delete=models.PROTECT, related_name="workflows",
+                              db_index=False)
     document_hash = models.CharField(max_length=66)
     schema_uid = models.CharField(max_length=66)
     # Kept from the schema at creation (a uid stands for one schema string, resolver and
