@@ -9,7 +9,7 @@ from django.utils import timezone
 from bindings.merkle import chain_root_schema, record_batch
 from bindings.models import Workflow, WorkflowState
 from bindings.modes import binding_mode
-from bindings.workflows import at_item, chain_by_ref, retry_or_fail
+from bindings.workflows import at_item, retry_or_fail
 from core.errors import Conflict, DomainError, Invalid, NotFound, PermissionDenied
 from executors.models import Executor, ExecutorStatus
 from registry.authentication import KeyHolder
@@ -33,7 +33,7 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
     """Hand up to `limit` of the chain's oldest claimable queued workflows to the executor,
     each to it alone (Workflow.objects.claim: one statement, SKIP LOCKED): their jobs (see
     job_payload), oldest first; empty when none is claimable."""
-    chain = chain_by_ref(chain_ref)
+    chain = Chain.objects.registered(chain_ref)
     executor = _executor(chain, holder, executor_id)
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive.", code="chain_inactive")
@@ -94,7 +94,7 @@ def job_report_many(*, chain_ref: str, holder: KeyHolder, executor_id, results: 
 
 def _report(chain_ref, holder, executor_id, results: list[dict], now, *,
             name_items: bool) -> list[Workflow]:
-    chain = chain_by_ref(chain_ref)
+    chain = Chain.objects.registered(chain_ref)
     executor = _executor(chain, holder, executor_id)
     ids = [item["workflow_id"] for item in results]
     with transaction.atomic():

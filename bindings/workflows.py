@@ -23,7 +23,7 @@ from attestations import schema as schema_grammar
 from attestations.models import Schema
 from bindings.models import Workflow, WorkflowState, record_transitions
 from core.eas_abi import ZERO_ADDRESS
-from core.errors import Conflict, DomainError, Invalid, NotFound
+from core.errors import Conflict, DomainError, Invalid
 from executors.models import ExecutorStatus
 from registry.authentication import KeyHolder
 from registry.models import Chain
@@ -263,13 +263,6 @@ def retry_or_fail(workflows: list[Workflow], *, cause: str, errors: dict, now) -
         again, S.QUEUED, now=now,
         cause=lambda w: f"{cause}; retry in {int(delay(w).total_seconds())} s",
         each=lambda w: {"last_error": errors[w.pk][:2000], **requeue_fields(now, delay(w))})
-
-
-def chain_by_ref(chain_ref: str) -> Chain:
-    try:
-        return Chain.objects.by_ref(chain_ref)
-    except Chain.DoesNotExist:
-        raise NotFound(f"No chain {chain_ref!r} is registered.") from None
 
 
 # Housekeeping (run by the tracking task)

@@ -200,10 +200,7 @@ class Executor(models.Model):
         if _renew_lease(chain_ref, holder, executor_id, target, at, reports):
             return Heartbeat(target, lease_end(at))
 
-        try:
-            chain = Chain.objects.by_ref(chain_ref)
-        except Chain.DoesNotExist:
-            raise NotFound(f"No chain {chain_ref!r} is registered.") from None
+        chain = Chain.objects.registered(chain_ref)
         with transaction.atomic():
             executor = cls.objects.select_for_update().filter(pk=executor_id, chain=chain).first()
             if executor is None or executor.status == ExecutorStatus.DEREGISTERED:

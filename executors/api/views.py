@@ -1,7 +1,6 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
@@ -30,10 +29,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     lookup_value_regex = "[^/]+"
 
     def chain(self) -> Chain:
-        try:
-            return Chain.objects.by_ref(self.kwargs["chain"])
-        except Chain.DoesNotExist:
-            raise NotFound(f"No chain {self.kwargs['chain']!r} is registered.") from None
+        return Chain.objects.registered(self.kwargs["chain"])
 
     @extend_schema(operation_id="registerExecutor", summary="Register an executor",
                    parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,

@@ -2,6 +2,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from core import events
+from core.errors import NotFound
 from core.validators import MAX_CHAIN_ID
 
 
@@ -14,6 +15,14 @@ class ChainQuerySet(models.QuerySet):
         if ref.isascii() and ref.isdigit():
             return self.get(pk=int(ref)) if int(ref) <= MAX_CHAIN_ID else self.none().get()
         return self.get(short_name=ref)
+
+    def registered(self, ref: str, missing: type[Exception] = NotFound) -> "Chain":
+        """`by_ref(ref)`, a chain that is not registered raised as `missing` (a 404 by
+        default; a management command passes CommandError)."""
+        try:
+            return self.by_ref(ref)
+        except self.model.DoesNotExist:
+            raise missing(f"No chain {ref!r} is registered.") from None
 
 
 class Chain(models.Model):

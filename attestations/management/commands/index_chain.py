@@ -18,10 +18,7 @@ class Command(ReportCommand):
                             "(a backfill, or a repair).")
 
     def handle(self, *args, chain, from_block=None, **options):
-        try:
-            selected = Chain.objects.by_ref(chain)
-        except Chain.DoesNotExist:
-            raise CommandError(f"No chain {chain!r} is registered.") from None
+        selected = Chain.objects.registered(chain, CommandError)
         if not selected.is_active:
             raise CommandError(f"Chain {selected.chain_id} is not active.")
         if from_block is not None and from_block < 0:

@@ -19,10 +19,7 @@ class Command(ReportCommand):
 
     def handle(self, *args, chain=None, **options):
         if chain is not None:
-            try:
-                report = workflows_track_chain(Chain.objects.by_ref(chain).chain_id)
-            except Chain.DoesNotExist:
-                raise CommandError(f"No chain {chain!r} is registered.") from None
+            report = workflows_track_chain(Chain.objects.registered(chain, CommandError).chain_id)
         else:
             with self.progress("Tracking workflows") as progress:
                 report = workflows_track(progress=progress)

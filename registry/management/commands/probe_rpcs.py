@@ -18,10 +18,7 @@ class Command(ReportCommand):
     def handle(self, *args, chain=None, **options):
         selected = None
         if chain is not None:
-            try:
-                selected = Chain.objects.by_ref(chain)
-            except Chain.DoesNotExist:
-                raise CommandError(f"No chain {chain!r} is registered.") from None
+            selected = Chain.objects.registered(chain, CommandError)
         with self.progress("Probing RPC endpoints") as progress:
             summary = probe_rpcs(due_only=False, chain=selected, progress=progress)
         if "skipped" in summary:
