@@ -233,7 +233,7 @@ def _camelized(value, camel: bool = True):
                 return None
             name = _camel(key) if camel else key
             if type(item) not in _PLAIN:  # plain values, the usual, need no call
-                item = _camelized(item, camel and key not in _KEPT() and name not in _KEPT())
+                item = _camelized(item, camel and key not in _KEPT and name not in _KEPT)
                 if item is None:
                     return None
             written[name] = item
@@ -245,14 +245,10 @@ def _camelized(value, camel: bool = True):
     return None
 
 
-@cache
-def _KEPT() -> tuple:  # noqa: N802 - a constant, read once the settings are
-    """The fields whose values the renderer writes as they are (JSON_UNDERSCOREIZE)."""
-    return tuple(_RENDERER.json_underscoreize.get("ignore_fields") or ())
-
-
 _PARSER = JSONParser()
 _RENDERER = CamelCaseJSONRenderer()
+# The fields whose values the renderer writes as they are (JSON_UNDERSCOREIZE).
+_KEPT = tuple(_RENDERER.json_underscoreize.get("ignore_fields") or ())
 _PLAIN = (str, int, float, bool, type(None))
 # One encoder: json.dumps with options builds a new one for each call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
