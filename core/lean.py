@@ -187,14 +187,20 @@ def answer(serializer_class, instance) -> HttpResponse:
     """`Response(serializer_class(instance).data)` as DRF renders it with the API's renderer
     (camelCase keys, compact UTF-8 JSON), written at once; DRF passes a plain response
     through and still adds its headers."""
-    return _json_response(write_answer(serializer_class, instance))
+    written = _camel_answer(serializer_class, instance)
+    if written is None:  # something only the renderer writes
+        return _json_response(write_answer(serializer_class, instance))
+    return _json_response(written, camelized=True)
 
 
 def answer_many(serializer_class, instances, *, key: str) -> HttpResponse:
     """`Response({key: serializer_class(instances, many=True).data})` as DRF renders it: a
     batch's answers, each written as `answer` writes one."""
-    return _json_response({key: [write_answer(serializer_class, instance)
-                                 for instance in instances]})
+    written = [_camel_answer(serializer_class, instance) for instance in instances]
+    if None in written:  # something only the renderer writes
+        return _json_response({key: [write_answer(serializer_class, instance)
+                                     for instance in instances]})
+    return _json_response({_camel(key): written}, camelized=True)
 
 
 def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResponse:
@@ -207,10 +213,11 @@ def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResp
     return response
 
 
-def _json_response(data, status: int = 200) -> HttpResponse:
+def _json_response(data, status: int = 200, *, camelized: bool = False) -> HttpResponse:
     """`data` rendered as the API's renderer renders it: written at once when it is made of
-    JSON's own types (dicts with string keys, lists, plain values), else by the renderer."""
-    plain = _camelized(data)
+    JSON's own types (dicts with string keys, lists, plain values), else by the renderer.
+    `camelized`: its keys are already as the renderer writes them (None: let it)."""
+    plain = data if camelized else _camelized(data)
     if plain is None:
         body = _RENDERER.render(data)
     else:
@@ -266,28 +273,71 @@ def write_answer(serializer_class, instance) -> dict:
     if fields is None:
         return serializer_class(instance).data
     answer = {}
-    for name, write in fields:
+    for name, _key, write, _nested in fields:
         value = getattr(instance, name)
         answer[name] = None if value is None else write(value)
     return answer
 
 
+def _camel_answer(serializer_class, instance) -> dict | None:
+    """`_camelized(write_answer(...))`, written with its camelCase keys at once (the pass
+    over every key is left out); None when it holds anything but JSON's own types."""
+    fields = _answer_fields(serializer_class)
+    if fields is None:
+        return _camelized(serializer_class(instance).data)
+    answer = {}
+    for name, key, write, nested in fields:
+        value = getattr(instance, name)
+        if value is not None:
+            value = write(value)
+            if type(value) not in _PLAIN:  # a list or an object: its keys turned too
+                value = _camelized(value, nested)
+                if value is None:
+                    return None
+        answer[key] = value
+    return answer
+
+
 def _writer(field):
-    """How the answer writes a field's value: its own `to_representation`, or for a time
-    in this service's UTC what that comes to, without its time-zone lookups."""
+    """How the answer writes a field's value: its own `to_representation`, or, the same
+    faster, for a boolean and for a time in this service's UTC (without DRF's time-zone
+    lookups and strftime)."""
+    if type(field) is drf.BooleanField:
+        write = field.to_representation
+        return lambda value: value if type(value) is bool else write(value)
     if (type(field) is drf.DateTimeField and getattr(field, "format", empty) is empty
             and not hasattr(field, "timezone")
             and settings.USE_TZ and settings.TIME_ZONE == "UTC"
             and api_settings.DATETIME_FORMAT not in (None, ISO_8601)):
-        output_format = api_settings.DATETIME_FORMAT
-        return lambda value: value.astimezone(UTC).strftime(output_format)
+        return _utc_time(api_settings.DATETIME_FORMAT)
     return field.to_representation
+
+
+def _utc_time(output_format: str):
+    """A time written in UTC with `output_format`; for the API's own format, by isoformat
+    (a third faster than strftime), which writes the same from the year 1000 on."""
+    def strftime(value):
+        return value.astimezone(UTC).strftime(output_format)
+
+    if output_format != _SECONDS_Z:
+        return strftime
+
+    def iso(value):
+        value = value.astimezone(UTC)
+        if value.year < 1000:  # strftime does not pad %Y to four digits
+            return value.strftime(output_format)
+        return value.isoformat(timespec="seconds")[:-6] + "Z"  # less its "+00:00"
+    return iso
+
+
+_SECONDS_Z = "%Y-%m-%dT%H:%M:%SZ"
 
 
 @cache
 def _answer_fields(serializer_class) -> tuple | None:
-    """(name, writer) of each field of an answer made of plain fields, or None (then the
-    serializer writes it): no source of another name, no method or nested fields."""
+    """(name, camelCase key, writer, whether a nested value's keys are turned too) of each
+    field of an answer made of plain fields, or None (then the serializer writes it): no
+    source of another name, no method or nested fields."""
     serializer = serializer_class()
     if (serializer_class.to_representation is not drf_serializers.Serializer.to_representation
             or isinstance(serializer, drf_serializers.ModelSerializer)):
@@ -297,7 +347,9 @@ def _answer_fields(serializer_class) -> tuple | None:
         if (field.source != name or isinstance(field, (drf.SerializerMethodField,
                                                        drf_serializers.BaseSerializer))):
             return None
-        fields.append((name, _writer(serializer_class._declared_fields[name])))
+        key = _camel(name)
+        fields.append((name, key, _writer(serializer_class._declared_fields[name]),
+                       name not in _KEPT and key not in _KEPT))
     return tuple(fields)
 
 

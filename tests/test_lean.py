@@ -242,6 +242,37 @@ def test_an_answer_is_rendered_as_drf_renders_it(serializer_class, instance):
     assert response["Content-Type"] == "application/json"
 
 
+@settings(max_examples=500, deadline=None)
+@given(moment=st.datetimes(timezones=st.one_of(
+    st.just(UTC), st.builds(lambda minutes: timezone(timedelta(minutes=minutes)),
+                            st.integers(-1439, 1439)))))
+def test_any_time_is_written_as_drf_writes_it(moment):
+    # Years before 1000 and the zones that move a time across a year boundary included.
+    try:
+        expected = VerifyResponseSerializer().fields["timestamp"].to_representation(moment)
+    except OverflowError:  # beyond year 9999 or before 1 in UTC: DRF cannot either
+        return
+    verification = Verification(False, timestamp=moment)
+    assert write_answer(VerifyResponseSerializer, verification)["timestamp"] == expected
+
+
+class _Priced(rest_serializers.Serializer):
+    price = rest_serializers.DecimalField(max_digits=5, decimal_places=2,
+                                          coerce_to_string=False)
+    tags = rest_serializers.ListField(child=rest_serializers.DecimalField(
+        max_digits=5, decimal_places=2, coerce_to_string=False))
+
+
+def test_an_answer_holding_what_only_the_renderer_writes_is_left_to_it():
+    from decimal import Decimal
+
+    instance = SimpleNamespace(price=Decimal("1.50"), tags=[Decimal("2.25")])
+    response = answer(_Priced, instance)
+    assert response.content == CamelCaseJSONRenderer().render(_Priced(instance).data)
+    many = answer_many(_Priced, [instance], key="items")
+    assert many.content == CamelCaseJSONRenderer().render({"items": [_Priced(instance).data]})
+
+
 def _drf_request(body: bytes, content_type: str):
     from rest_framework.request import Request
     from rest_framework.settings import api_settings
