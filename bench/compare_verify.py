@@ -10,9 +10,11 @@ paired verify/healthz ratios as bench/verify.py prints them.
     .venv/bin/python bench/compare_verify.py /tmp/before [--rounds 9] [--seconds 3] [--cold]
 
 The other checkout runs on this one's virtualenv; run bench/verify.py first (it loads the
-attestations and migrates the database: both checkouts must accept that schema).
+attestations and migrates the database: both checkouts must accept that schema), with the
+same DATABASE_URL and --attestations when not the default.
 """
 
+import os
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -34,7 +36,7 @@ def main():
     parser.add_argument("--attestations", type=int, default=1_000_000)
     cache_argument(parser)
     args = parser.parse_args()
-    env = bench_env(DATABASE_URL=DATABASE_URL)
+    env = bench_env(DATABASE_URL=os.environ.get("DATABASE_URL", DATABASE_URL))
     harness.setup_django(env)
     key = harness.create_api_key(env, "bench-compare-verify", "api")
     requests = (("GET /healthz", harness.healthz),

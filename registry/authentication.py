@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -59,8 +60,9 @@ def authenticate_key(raw_key: str) -> KeyHolder:
         holder, key = found
         if key is None:
             return holder
-        if not key.is_expired():
-            key.touch()
+        now = timezone.now()  # once for both
+        if not key.is_expired(now):
+            key.touch(now)
             return holder
     generation = memo_generation()  # before the lookup: a revocation meanwhile moves it on
     holder, key = _look_up(raw_key)
