@@ -167,15 +167,20 @@ def serve(env, args):
 
 def cpu_seconds(pids) -> float:
     """User + system CPU time the processes `pids` have used so far (Linux /proc)."""
-    total = 0
+    return sum(_cpu_each(pids).values())
+
+
+def _cpu_each(pids) -> dict[int, float]:
+    """User + system CPU seconds of each of `pids` that is still running."""
+    used = {}
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
         except FileNotFoundError:
             continue  # ended
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+        used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return used
 
 
 def children(pid: int) -> list[int]:
@@ -372,12 +377,15 @@ class CpuUse:
 
     @contextmanager
     def measuring(self, port: int):
-        workers, backends = children(SERVERS[port]), self.backends()
-        before = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        workers = children(SERVERS[port])
+        before = (cpu_seconds(workers), _cpu_each(self.backends()), own_cpu_seconds())
         yield
-        after = (cpu_seconds(workers), cpu_seconds(backends), own_cpu_seconds())
+        after = (cpu_seconds(workers), _cpu_each(self.backends()), own_cpu_seconds())
         self.server += after[0] - before[0]
-        self.database += after[1] - before[1]
+        # Backends come and go (a worker reconnects after DB_CONN_MAX_AGE): one that started
+        # during the round counts whole, and one that ended is left out rather than taken
+        # off with all it used before (what it used in the round until it ended is lost).
+        self.database += sum(used - before[1].get(pid, 0.0) for pid, used in after[1].items())
         self.client += after[2] - before[2]
 
     def per_request(self, requests: int) -> CpuShare:
