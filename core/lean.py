@@ -217,7 +217,7 @@ def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResp
 def _json_response(data, status: int = 200, *, camelized: bool = False) -> HttpResponse:
     """`data` rendered as the API's renderer renders it: written at once when it is made of
     JSON's own types (dicts with string keys, lists, plain values), else by the renderer.
-    `camelized`: its keys are already as the renderer writes them (None: let it)."""
+    `camelized`: its keys are already as the renderer writes them."""
     plain = data if camelized else _camelized(data)
     if plain is None:
         body = _RENDERER.render(data)
@@ -282,10 +282,11 @@ def write_answer(serializer_class, instance) -> dict:
 
 def _camel_answer(serializer_class, instance) -> dict | None:
     """`_camelized(write_answer(...))`, written with its camelCase keys at once (the pass
-    over every key is left out); None when it holds anything but JSON's own types."""
+    over every key is left out); None when the plan does not take the serializer or the
+    answer holds anything but JSON's own types (then `write_answer` and the renderer)."""
     fields = _answer_fields(serializer_class)
     if fields is None:
-        return _camelized(serializer_class(instance).data)
+        return None
     answer = {}
     for name, key, write, nested in fields:
         value = getattr(instance, name)
@@ -315,20 +316,16 @@ def _writer(field):
 
 
 def _utc_time(output_format: str):
-    """A time written in UTC with `output_format`; for the API's own format, by isoformat
-    (a third faster than strftime), which writes the same from the year 1000 on."""
-    def strftime(value):
-        return value.astimezone(UTC).strftime(output_format)
+    """A time written in UTC with `output_format`; in the API's own format by isoformat (a
+    third faster than strftime), which writes the same from the year 1000 on."""
+    fast = output_format == _SECONDS_Z
 
-    if output_format != _SECONDS_Z:
-        return strftime
-
-    def iso(value):
+    def write(value):
         value = value.astimezone(UTC)
-        if value.year < 1000:  # strftime does not pad %Y to four digits
-            return value.strftime(output_format)
-        return value.isoformat(timespec="seconds")[:-6] + "Z"  # less its "+00:00"
-    return iso
+        if fast and value.year >= 1000:  # before it, strftime does not pad %Y
+            return value.isoformat(timespec="seconds")[:-6] + "Z"  # less its "+00:00"
+        return value.strftime(output_format)
+    return write
 
 
 _SECONDS_Z = "%Y-%m-%dT%H:%M:%SZ"
