@@ -9,8 +9,8 @@ says why (verification/reasons.py).
 The usual answer is one indexed query (the trusted attesters are subqueries in it),
 with no write and no chain call: `verification_query` below says it with the ORM, and
 verification/sql.py runs the same query written in SQL. `live=True` asks the chain itself
-(see `_live`). Only a miss costs a second query: the reason's (`reason_query`, run as
-verification/sql.py's REASON_SQL).
+(see `_live`). Only a miss costs a second query: the reason's (`reason_query`, and the
+document's Merkle batches and offchain attestations; verification/sql.py's MISS_SQL).
 """
 
 import logging
@@ -50,7 +50,6 @@ from verification.reasons import RANK, REASONS, VALID
 from verification.replica_check import checked_on_primary, each_checked_on_primary
 from verification.sql import (
     earliest_valid,
-    has_offchain,
     most_telling,
     most_telling_merkle,
     most_telling_of_each,
@@ -196,7 +195,7 @@ def ranked(document_hash: str, *, chain_id: int | None = None, now: datetime):
 
 def reason_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
     """The most telling attestation of `document_hash`, as one row: its rank, then the row
-    `verification_query` gives. The reference for verification/sql.py's REASON_SQL."""
+    `verification_query` gives. The reference for verification/sql.py's MISS_SQL."""
     return (
         ranked(document_hash, chain_id=chain_id, now=now)
         .order_by("-rank", *EARLIEST)
@@ -219,17 +218,22 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
     row = earliest_valid(document_hash, chain_id=chain_id, now=now)
     if row is not None:
         return on_chain(row)
-    # A miss: the query that says why, the document's Merkle batches, and its offchain
-    # attestations.
-    row = most_telling(document_hash, chain_id=chain_id, now=now)
+    # A miss: the query that says why, over the document's Merkle batches too, and whether
+    # it has offchain attestations.
+    row, has_offchain = most_telling(document_hash, chain_id=chain_id, now=now)
     if row is not None and row[0] == VALID:  # made valid between the two queries
-        return on_chain(row[1:])
-    rank = row[0] if row else RANK[reasons.NOT_FOUND]
-    merkle = most_telling_merkle(document_hash, chain_id=chain_id, now=now)
-    if merkle is not None and merkle[0] == VALID:
-        return through_merkle(merkle)
-    rank = max(rank, merkle[0] if merkle else rank)
-    return _answer_off_chain(_offchain_of(document_hash, chain_id, now), rank)
+        return verified_by(row)
+    offchain = (ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
+                if has_offchain else None)
+    return _answer_off_chain(offchain, row[0] if row else RANK[reasons.NOT_FOUND])
+
+
+def verified_by(row, **fields) -> Verification:
+    """A verified answer from a ranked row (rank, ROW..., root, proof): through its Merkle
+    root's attestation when it has a proof, else directly."""
+    if row[-1] is not None:
+        return through_merkle(row, **fields)
+    return on_chain(row[1:-2], **fields)
 
 
 def through_merkle(row, **fields) -> Verification:
@@ -252,14 +256,6 @@ def _by_proof(document_hash: str, proof: list[str], merkle_root: str | None, *,
     if row[0] != VALID:
         return not_verified(row[0])
     return on_chain(row[1:-1], merkle_root=root, proof=list(proof))
-
-
-def _offchain_of(document_hash: str, chain_id: int | None, now: datetime):
-    """(rank, attestation) of the document's most telling offchain attestation, or None;
-    ranked only when it has one (a cheap probe first)."""
-    if not has_offchain(document_hash, chain_id=chain_id):
-        return None
-    return ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
 
 
 def _answer_off_chain(offchain, on_chain_rank: int, **fields) -> Verification:
@@ -289,8 +285,7 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     for document_hash in distinct:
         row = found.get(document_hash)
         if row is not None and row[0] == VALID:
-            answers.append(through_merkle(row, document_hash=document_hash) if row[-1] is not None
-                           else on_chain(row[1:-2], document_hash=document_hash))
+            answers.append(verified_by(row, document_hash=document_hash))
         else:
             answers.append(_answer_off_chain(
                 offchain.get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND],
@@ -341,7 +336,8 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
         best = max(best, others or RANK[reasons.NOT_FOUND])
     # Offchain attestations as the index knows them (their revocations and timestamps are
     # indexed events): nothing on chain to re-read for them.
-    return _answer_off_chain(_offchain_of(document_hash, chain_id, now), best)
+    offchain = ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
+    return _answer_off_chain(offchain, best)
 
 
 # What a provider's error or nonsense answer raises on the way to a Verification (a JSON-RPC

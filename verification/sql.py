@@ -93,41 +93,6 @@ def _in_utc(row) -> tuple:
     return tuple(value.replace(tzinfo=UTC) if isinstance(value, datetime)
                  and value.tzinfo is None else value for value in row)
 
-# Only on a miss: every attestation of the document (on the asked chain), each ranked by its
-# first failing rule (verification/reasons.py), the most telling first; ties go to the
-# earliest. An attestation that turned valid since the hot query ran ranks VALID and
-# answers as it would have. Its ORM reference: verification.services.reason_query.
-REASON_SQL = f"""SELECT {_REASON_RANK} AS reason_rank,
-       {_ROW}
-{_OF_THE_DOCUMENT}
-ORDER BY reason_rank DESC, a.time, a.chain_id, a.block_number, a.log_index
-LIMIT 1
-"""
-
-
-def most_telling(document_hash: str, *, chain_id: int | None, now: datetime) -> tuple | None:
-    """(rank, then the row as `earliest_valid` gives it) of the document's most telling
-    attestation, or None when it has none."""
-    return _fetch_one(REASON_SQL, _params(chain_id, now, document_hash=document_hash))
-
-
-# Only on a miss: does the document have an offchain attestation at all (on the asked
-# chain)? One probe of offchain_document_idx, prepared like the others: the offchain
-# ranking (verification/offchain.py, an ORM query that takes milliseconds to build and
-# plan) runs only when it does, which a miss of the usual kind does not.
-OFFCHAIN_SQL = """SELECT 1 FROM attestations_offchainattestation o
-WHERE o.document_hash = %(document_hash)s
-  AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)
-LIMIT 1
-"""
-
-
-def has_offchain(document_hash: str, *, chain_id: int | None) -> bool:
-    """Whether an offchain attestation carries `document_hash` (on `chain_id`)."""
-    return run_hot(OFFCHAIN_SQL, {"document_hash": document_hash, "chain_id": chain_id},
-                   fetch=True) is not None
-
-
 # A statement about a list of documents (`{documents}`: the condition on a document hash
 # column), per database: PostgreSQL takes the list as an array, SQLite as JSON.
 _IN_DOCUMENTS = {"postgresql": "= ANY(%(document_hashes)s)",
@@ -210,7 +175,7 @@ def most_telling_root(root: str, *, chain_id: int | None, now: datetime) -> tupl
 # what the two queries above answer for it: its most telling attestation, where VALID (the
 # highest rank) is the most telling of all, and the earliest breaks ties. So a document
 # with a valid attestation gets the earliest valid one, as VERIFICATION_SQL gives, and any
-# other its reason, as REASON_SQL gives (tests/verification/test_verify_batch.py holds the
+# other its reason, as reason_query ranks it (tests/verification/test_verify_batch.py holds the
 # batch to the single answers). The documents come as one parameter, a list: an array on
 # PostgreSQL (one statement text for any number, prepared once), JSON on SQLite.
 # The documents' Merkle batches are ranked with them (after a direct attestation of the same
@@ -233,6 +198,35 @@ FROM (SELECT ranked.*, ROW_NUMBER() OVER (
 WHERE place = 1
 """
 BATCH_SQL = _per_database(_BATCH_SQL)
+
+# Only on a miss, one statement: the document's most telling attestation, as the batch ranks
+# it (its direct attestations and its Merkle batches; an attestation that turned valid since
+# the hot query ran ranks VALID and answers as it would have), and whether it has an
+# offchain attestation at all (the offchain ranking, an ORM query that takes milliseconds to
+# build and plan, runs only when it does, which a miss of the usual kind does not). One row
+# even when the document has no attestation: the flag rides on a LEFT JOIN. Its ORM
+# references: verification.services.reason_query, and verification.offchain.
+_RANKED_OF_ONE = _RANKED_OF_EACH.format(documents="= %(document_hash)s")
+MISS_SQL = f"""SELECT best.reason_rank, best.uid, best.time, best.chain_id, best.attester,
+       best.schema_uid, best.tx_hash, best.block_number, best.confirmations, best.block_hash,
+       best.log_index, best.address, best.root, best.proof,
+       EXISTS (SELECT 1 FROM attestations_offchainattestation o
+               WHERE o.document_hash = %(document_hash)s
+                 AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain
+FROM (SELECT 1 AS one) here
+LEFT JOIN (SELECT * FROM ({_RANKED_OF_ONE}) ranked
+           ORDER BY reason_rank DESC, via_merkle, time, chain_id, block_number, log_index
+           LIMIT 1) best ON 1 = 1
+"""
+
+
+def most_telling(document_hash: str, *, chain_id: int | None,
+                 now: datetime) -> tuple[tuple | None, bool]:
+    """(the row of the document's most telling attestation as `most_telling_of_each` gives
+    it, or None when it has none; whether it has an offchain attestation)."""
+    row = run_hot(MISS_SQL, _params(chain_id, now, document_hash=document_hash), fetch=True)
+    *best, has_offchain = _in_utc(row)
+    return (None if best[0] is None else _with_proof(tuple(best))), bool(has_offchain)
 
 
 def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
