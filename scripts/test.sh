@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
 # Two checkouts testing at once on one machine keep apart by these (pytest-django makes
-# test_<name>; the Redis tests flush their database).
+# test_<name>, and test_<name>_gw<n> per worker; the Redis tests flush their database, each
+# worker its own: REDIS_DB and the TEST_WORKERS - 1 below it).
 DB_NAME="${TEST_DATABASE_NAME:-chain_registry}" REDIS_DB="${TEST_REDIS_DB:-15}"
 listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
 
@@ -85,8 +86,13 @@ echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one w
 # a run of chosen tests means those tests), the verification, indexer and workflow tests
 # again on SQLite, the embedded default (it once verified expired attestations unnoticed).
 # The exit code is the first pass's failure, else the second's.
+# Both passes spread their tests over TEST_WORKERS processes (pytest-xdist; default 2, the
+# machine's cores; 0 runs them in this one): each worker has a test database of its own
+# (pytest-django names it) and a Redis database of its own (tests/conftest.py). Arguments
+# after it win: `scripts/test.sh -n 0 tests/...` runs serially.
+parallel=(-n "${TEST_WORKERS:-2}")
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+.venv/bin/python -m pytest "${parallel[@]}" "$@" || status=$?
 
 # The tests that need a streaming replica (the `pg_replica` fixture; skipped above) run on a
 # private PostgreSQL primary of their own (tests/private_primary.py: initdb into a temporary
@@ -107,7 +113,7 @@ fi
 if [ "$#" -eq 0 ]; then
   echo "==> The verification, indexer, workflow and webhook tests on SQLite"
   mkdir -p .cache
-  DATABASE_URL="sqlite:///$(pwd)/.cache/sqlite-tests.sqlite3" .venv/bin/python -m pytest \
+  DATABASE_URL="sqlite:///$(pwd)/.cache/sqlite-tests.sqlite3" .venv/bin/python -m pytest "${parallel[@]}" \
     tests/verification tests/bindings tests/attestations/test_indexer*.py tests/webhooks \
     tests/attestations/test_decoded_filters.py tests/attestations/test_offchain.py || { code=$?; [ "$status" -ne 0 ] || status=$code; }
 fi

@@ -32,10 +32,26 @@ def _die_with_parent() -> None:
         pass
 
 
+# Under pytest-xdist (scripts/test.sh), worker n picks its ports in a range of its own, below
+# the kernel's ephemeral ports: two workers never pick the same one, and no outgoing
+# connection takes a picked port before the server that it was picked for binds it.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+_PORTS = (itertools.cycle(range(20000 + 500 * int(_WORKER), 20500 + 500 * int(_WORKER)))
+          if _WORKER.isdigit() else None)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port that nothing listens on at 127.0.0.1 now: the kernel's choice, or in a test
+    worker the next free one of its range (the test servers, anvil, gunicorn, PostgreSQL and
+    the compose stack's processes, take theirs here)."""
+    for _ in range(500 if _PORTS else 1):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", next(_PORTS) if _PORTS else 0))
+            except OSError:  # in use (or in TIME_WAIT): the next one
+                continue
+            return sock.getsockname()[1]
+    raise OSError("no free port in this test worker's range")
 
 
 _closed_urls = itertools.count()

@@ -96,13 +96,23 @@ def missing(what: str, how: str) -> NoReturn:
     pytest.skip(f"{what} ({how}).")
 
 
-@pytest.fixture
-def redis_url() -> str:
-    """The real Redis of the machine; mandatory in CI, skipped elsewhere when absent."""
+def redis_test_url() -> str:
+    """The real Redis of the machine (TEST_REDIS_URL); mandatory in CI, skipped elsewhere
+    when absent. Under pytest-xdist each worker takes a database of its own, counting down
+    from the URL's (gw0 the URL's own, gw1 the one below), since the tests flush theirs."""
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
         missing("Redis is not available", "set TEST_REDIS_URL")
-    return url
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    if worker == 0:
+        return url
+    base, _, number = url.rpartition("/")
+    return f"{base}/{int(number or 0) - worker}"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    return redis_test_url()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.harness import free_port
+from tests.anvil import free_port
 
 PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1:] or [""]
 PG_BIN = Path(PG_BIN[0])

@@ -12,13 +12,14 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import psycopg
+
+from tests.anvil import free_port
 
 PR_SET_PDEATHSIG = 1
 USER = "postgres"  # the superuser of the servers made here (trust authentication)
@@ -40,12 +41,6 @@ def postgres_bin() -> Path:
         raise ServerUnavailable("no PostgreSQL binaries under /usr/lib/postgresql/*/bin "
                                 "(or PG_BIN)")
     return Path(found[-1])
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def run(*command, timeout: float) -> subprocess.CompletedProcess:

@@ -1,7 +1,6 @@
 """Liveness (/healthz) and readiness (/readyz) probes, without a key (SPEC sections 1, 8)."""
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,8 +13,8 @@ from django_celery_beat.models import PeriodicTask
 
 from ops import health
 from ops.schedules import PERIODIC_TASKS
-from tests.anvil import ROOT
-from tests.conftest import assert_problem, missing
+from tests.anvil import ROOT, free_port
+from tests.conftest import assert_problem, redis_test_url
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +29,7 @@ def _forget_pings():
 @pytest.fixture(scope="module")
 def worker_broker():
     """A real Celery worker (solo pool, a queue of its own) on the test Redis; its URL."""
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        missing("Redis is not available", "set TEST_REDIS_URL")
+    url = redis_test_url()
     name = f"readyz-{uuid.uuid4().hex[:8]}"
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config.celery:app", "worker", "-Q", name,
@@ -63,10 +60,7 @@ def _pings(url):
 @pytest.fixture
 def closed_port_url() -> str:
     """A Redis URL on a local port that nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"redis://127.0.0.1:{port}/0"
+    return f"redis://127.0.0.1:{free_port()}/0"
 
 
 def test_healthz_answers_ok_without_a_key(anon):

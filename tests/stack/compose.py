@@ -26,6 +26,7 @@ import requests
 import yaml
 
 from bench.front import nginx_front
+from tests.anvil import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -103,12 +104,6 @@ def replace_hosts(env: dict, urls: dict[str, str]) -> dict:
             value = urls[parts.hostname]
         out[key] = value
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Stack:
