@@ -241,7 +241,7 @@ def _camelized(value, camel: bool = True):
                 return None
             name = _camel(key) if camel else key
             if type(item) not in _PLAIN:  # plain values, the usual, need no call
-                item = _camelized(item, camel and key not in _KEPT and name not in _KEPT)
+                item = _camelized(item, camel and _turned_inside(key, name))
                 if item is None:
                     return None
             written[name] = item
@@ -265,6 +265,12 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(","
 @lru_cache(maxsize=256)
 def _camel(key: str) -> str:
     return camel_attr(key)
+
+
+def _turned_inside(key: str, name: str) -> bool:
+    """Whether the renderer turns the keys within a field's value (`key` as given, `name`
+    camelCased): not within the fields it leaves as they are."""
+    return key not in _KEPT and name not in _KEPT
 
 
 def write_answer(serializer_class, instance) -> dict:
@@ -347,7 +353,7 @@ def _answer_fields(serializer_class) -> tuple | None:
             return None
         key = _camel(name)
         fields.append((name, key, _writer(serializer_class._declared_fields[name]),
-                       name not in _KEPT and key not in _KEPT))
+                       _turned_inside(name, key)))
     return tuple(fields)
 
 

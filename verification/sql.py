@@ -189,11 +189,13 @@ _RANKED_OF_EACH = f"""SELECT a.document_hash, {_REASON_RANK} AS reason_rank, {_R
                    1 AS via_merkle
             {_LEAVES}
             WHERE l.document_hash {{documents}} AND {_ON_THE_CHAIN}"""
-_BATCH_SQL = f"""SELECT document_hash, reason_rank, uid, time, chain_id, attester, schema_uid,
-       tx_hash, block_number, confirmations, block_hash, log_index, address, root, proof
+# What the batch and a miss answer of a document, of its ranked rows, and which comes first.
+_RANKED_COLUMNS = """reason_rank, uid, time, chain_id, attester, schema_uid, tx_hash,
+       block_number, confirmations, block_hash, log_index, address, root, proof"""
+_MOST_TELLING_FIRST = "reason_rank DESC, via_merkle, time, chain_id, block_number, log_index"
+_BATCH_SQL = f"""SELECT document_hash, {_RANKED_COLUMNS}
 FROM (SELECT ranked.*, ROW_NUMBER() OVER (
-          PARTITION BY document_hash
-          ORDER BY reason_rank DESC, via_merkle, time, chain_id, block_number, log_index) AS place
+          PARTITION BY document_hash ORDER BY {_MOST_TELLING_FIRST}) AS place
       FROM ({_RANKED_OF_EACH}) ranked) best
 WHERE place = 1
 """
@@ -207,16 +209,13 @@ BATCH_SQL = _per_database(_BATCH_SQL)
 # even when the document has no attestation: the flag rides on a LEFT JOIN. Its ORM
 # references: verification.services.reason_query, and verification.offchain.
 _RANKED_OF_ONE = _RANKED_OF_EACH.format(documents="= %(document_hash)s")
-MISS_SQL = f"""SELECT best.reason_rank, best.uid, best.time, best.chain_id, best.attester,
-       best.schema_uid, best.tx_hash, best.block_number, best.confirmations, best.block_hash,
-       best.log_index, best.address, best.root, best.proof,
+MISS_SQL = f"""SELECT {_RANKED_COLUMNS},
        EXISTS (SELECT 1 FROM attestations_offchainattestation o
                WHERE o.document_hash = %(document_hash)s
                  AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain
 FROM (SELECT 1 AS one) here
 LEFT JOIN (SELECT * FROM ({_RANKED_OF_ONE}) ranked
-           ORDER BY reason_rank DESC, via_merkle, time, chain_id, block_number, log_index
-           LIMIT 1) best ON 1 = 1
+           ORDER BY {_MOST_TELLING_FIRST} LIMIT 1) best ON 1 = 1
 """
 
 
