@@ -41,6 +41,20 @@ def _empty_cache():
     routing.forget()
 
 
+@pytest.fixture(autouse=True)
+def _one_rate_window(monkeypatch):
+    """Rate limits count in fixed windows (core/throttling.py). A test's few requests could
+    straddle a window's boundary and find the count started again: seen once in CI, with
+    three requests at 10:40:59.988 and the fourth, meant to be refused, in the next minute.
+    The throttle's clock in this process stands still at the test's start instead, so all of
+    a test's requests fall in one window."""
+    import time
+    from types import SimpleNamespace
+
+    started = time.time()
+    monkeypatch.setattr("core.throttling.time", SimpleNamespace(time=lambda: started))
+
+
 def make_key(scope: str, **kwargs) -> str:
     """Create a stored key of `scope`; returns the raw key."""
     return ApiKey.issue(name=f"test-{scope}", scope=scope, **kwargs)[1]
