@@ -1,6 +1,8 @@
 import os
+import time
 from dataclasses import dataclass
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, NoReturn
 
 import pytest
@@ -45,12 +47,9 @@ def _empty_cache():
 def _one_rate_window(monkeypatch):
     """Rate limits count in fixed windows (core/throttling.py). A test's few requests could
     straddle a window's boundary and find the count started again: seen once in CI, with
-    three requests at 10:40:59.988 and the fourth, meant to be refused, in the next minute.
-    The throttle's clock in this process stands still at the test's start instead, so all of
-    a test's requests fall in one window."""
-    import time
-    from types import SimpleNamespace
-
+    the first of four requests at 10:40:59.988 and the other three in the next minute, so
+    the fourth was not refused. The throttle's clock in this process stands still at the
+    test's start instead, so all of a test's requests fall in one window."""
     started = time.time()
     monkeypatch.setattr("core.throttling.time", SimpleNamespace(time=lambda: started))
 
