@@ -60,7 +60,7 @@ def bare_script(url: str, eas_address: str, from_block: int, range_size: int,
     from web3 import HTTPProvider, Web3
 
     from attestations.indexer.events import ATTESTED
-    from core.eas_abi import eas_abi
+    from eas_primitives.abi import eas_abi
 
     w3 = Web3(HTTPProvider(url))
     contract = w3.eth.contract(address=Web3.to_checksum_address(eas_address), abi=eas_abi())
