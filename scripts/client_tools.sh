@@ -4,7 +4,7 @@
 #   .cache/clients/eas-sdk                            the EAS SDK (and ethers), which signs the
 #                                                     offchain attestations of the tests
 #   .cache/clients/merkle-tree  @openzeppelin/merkle-tree, which checks the service's Merkle
-#                               proofs (tests/core/test_merkle.py)
+#                               proofs (tests/eas_primitives/test_merkle.py)
 #   .cache/clients/codegen      the schema's lint and the TypeScript types (scripts/clients.sh):
 #                               @redocly/cli, openapi-typescript, typescript (tsc) from npm
 #   chromium                                          Debian's package, for the browser test
