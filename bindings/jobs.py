@@ -11,7 +11,7 @@ from bindings.models import Workflow, WorkflowState
 from bindings.modes import binding_mode
 from bindings.workflows import at_item, retry_or_fail
 from core.errors import Conflict, DomainError, Invalid, NotFound, PermissionDenied
-from executors.models import Executor, ExecutorStatus
+from executors.models import CLAIMING_STATUSES, Executor, ExecutorStatus
 from registry.authentication import KeyHolder
 from registry.models import Chain, Deployment
 
@@ -38,9 +38,9 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive.", code="chain_inactive")
     status = executor.current_status()
-    if status != ExecutorStatus.HEALTHY:
-        raise Conflict(f"This executor is {status}: only a healthy executor takes jobs "
-                       "(heartbeat first).", code="executor_not_healthy")
+    if status not in CLAIMING_STATUSES:
+        raise Conflict(f"This executor is {status}: only a healthy executor (or one low on "
+                       "funds) takes jobs (heartbeat first).", code="executor_not_healthy")
     # In the claim's transaction: jobs that cannot be described are not handed out.
     with transaction.atomic():
         claimed = Workflow.objects.claim(chain_id=chain.pk, executor=executor, limit=limit,

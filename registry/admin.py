@@ -35,7 +35,7 @@ class HidesRpcUrls:
 @admin.register(Chain)
 class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
     list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations",
-                    "binding_mode", "updated_at"]
+                    "binding_mode", "max_fee_per_gas_cap", "updated_at"]
     list_filter = ["status", "is_testnet", "binding_mode"]
     search_fields = ["name", "short_name", "=chain_id"]
     readonly_fields = ["created_at", "updated_at"]
