@@ -260,8 +260,7 @@ class ReferenceExecutor:
                 for job in jobs:
                     position = job["position"]
                     uid = uids[position] if position < len(uids) else "(no Attested log)"
-                    self.out(f"workflow {job['workflowId']}: mined in block {block} as {uid}"
-                             f" ({seen.tx_hash})")
+                    self.out(f"workflow {job['workflowId']}: mined in block {block} as {uid}")
 
     # --- jobs ----------------------------------------------------------------------------
 

@@ -246,9 +246,11 @@ class Outbox:
                           f"not mined in {head - entry.sent_at} blocks")
 
     def _replace(self, entry: InFlight, market, policy: Policy, head: int, why: str) -> None:
-        fees = replacement(entry.fees, market, policy) if market is not None else None
+        if market is None or market.blocked(policy):
+            return  # the fees are above the cap (or unreadable): the executor holds
+        fees = replacement(entry.fees, market, policy)
         if fees is None:
-            return  # the cap (or unreadable fees) leaves it as it is: the executor holds
+            return  # the cap leaves no room for a replacement: it waits as it is
         old = entry.hashes[-1]
         candidate = InFlight(entry.nonce, {**_without_fees(entry.tx), **fees.fields()},
                              list(entry.hashes), "", head, entry.jobs)
