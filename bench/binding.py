@@ -145,8 +145,11 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
 
 
 def start_executor(stack: Stack, client, node, key: str, n: int, batch: int) -> subprocess.Popen:
+    key_file = stack.folder / f"executor-{n}.key"  # the key in a file, as a Docker secret
+    key_file.write_text(key)
     env = {**stack.env("web"), "SERVICE_URL": stack.url, "EXECUTOR_API_KEY": client.keys["executor"],
-           "EXECUTOR_PRIVATE_KEY": key, "EXECUTOR_RPC_URL": node.url, "EXECUTOR_CHAIN": "anvil"}
+           "EXECUTOR_KEY_FILE": str(key_file), "EXECUTOR_RPC_URL": node.url,
+           "EXECUTOR_CHAIN": "anvil"}
     return subprocess.Popen(
         [str(BIN / "python"), "-m", "executor_client", "--batch", str(batch), "--name",
          f"bench-{n}", "--poll-seconds", "0.25", "--receipt-timeout", "60"],

@@ -22,14 +22,16 @@ class Command(BaseCommand):
             "(EXECUTOR_SIGNER_URL) or with a key file (EXECUTOR_KEY_FILE).")
 
     def add_arguments(self, parser):
-        parser.add_argument("--chain", required=True, help="A chain id or short name.")
+        parser.add_argument("--chain", help="A chain id or short name (else EXECUTOR_CHAIN).")
         add_common_arguments(parser)
 
     def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, batch, journal,
                signer_timeout, resend_within, **options):
         if os.environ.get("EXECUTOR_PRIVATE_KEY"):
             raise CommandError(RETIRED)
-        needed = {"SERVICE_URL": os.environ.get("SERVICE_URL", ""),
+        chain = chain or os.environ.get("EXECUTOR_CHAIN", "")
+        needed = {"EXECUTOR_CHAIN (or --chain)": chain,
+                  "SERVICE_URL": os.environ.get("SERVICE_URL", ""),
                   "EXECUTOR_API_KEY": os.environ.get("EXECUTOR_API_KEY", "")}
         missing = [variable for variable, value in needed.items() if not value]
         try:
