@@ -108,15 +108,17 @@ def _capped(value: int, policy: Policy) -> int:
 
 
 def read_market(w3) -> Market:
-    """The prices the chain asks now (one block's fee history: the next block's base fee
-    is its last entry, what anvil_setNextBlockBaseFeePerGas sets included). A base fee of 0
+    """The prices the chain asks now (the latest block's fee history: the next block's base
+    fee is its last entry, what anvil_setNextBlockBaseFeePerGas sets included). A base fee of 0
     is refused: no EIP-1559 chain reaches it (the adjustment cannot take it below 7 wei),
     and a transaction priced from it would never be mined."""
     latest = w3.eth.get_block("latest")
     if latest.get("baseFeePerGas") is None:
         return Market(None, w3.eth.gas_price)
-    history = w3.eth.fee_history(1, "latest")
+    history = w3.eth.fee_history(1, latest["number"])
     base_fee = history["baseFeePerGas"][-1]
+    if history["oldestBlock"] != latest["number"]:  # an answer of another block: not trusted
+        base_fee = max(base_fee, latest["baseFeePerGas"])
     if latest["baseFeePerGas"] == 0 or base_fee == 0:
         raise FeeError(f"The node reports a base fee of 0 (block {latest['number']}): "
                        "refused, nothing is priced from it.")

@@ -31,7 +31,7 @@ from eth_utils import keccak
 from web3 import Web3
 from web3.exceptions import TransactionNotFound, Web3RPCError
 
-from executor_client.fees import Fees, Market, Policy, replacement
+from executor_client.fees import FeeError, Fees, Market, Policy, read_market, replacement
 from executor_client.journal import Journal
 from executor_client.signers import check_signed
 
@@ -245,7 +245,19 @@ class Outbox:
             self._replace(entry, market, policy, head,
                           f"not mined in {head - entry.sent_at} blocks")
 
+    def _fresh(self, market: Market | None) -> Market | None:
+        """The prices now, read again before a replacement is priced: the block's look may
+        be a moment old, and a replacement the node refuses would leave the service a
+        candidate that never exists."""
+        if market is None:
+            return None
+        try:
+            return read_market(self.w3)
+        except FeeError:
+            return None
+
     def _replace(self, entry: InFlight, market, policy: Policy, head: int, why: str) -> None:
+        market = self._fresh(market)
         if market is None or market.blocked(policy):
             return  # the fees are above the cap (or unreadable): the executor holds
         fees = replacement(entry.fees, market, policy)
@@ -276,6 +288,7 @@ class Outbox:
     def _cancel(self, entry: InFlight, market, policy: Policy, head: int, why: str) -> None:
         """Fill the nonce with a zero-value transfer to the executor itself (its jobs, if
         any, are left to the service, which queues them again when it misses them)."""
+        market = self._fresh(market)
         if market is None or market.blocked(policy):
             return
         fees = (replacement(entry.fees, market, policy) if entry.hashes
@@ -338,7 +351,8 @@ class Outbox:
     # --- state ---------------------------------------------------------------------------
 
     def jobs_in_flight(self) -> int:
-        return sum(len(entry.jobs) for entry in self.in_flight.values())
+        with self.lock:  # asked by the heartbeats' thread
+            return sum(len(entry.jobs) for entry in self.in_flight.values())
 
     def _count(self, block: str) -> int:
         return self.w3.eth.get_transaction_count(Web3.to_checksum_address(self.address), block)

@@ -38,9 +38,12 @@ def eas_node():
 
 @pytest.fixture
 def bound_chain(eas_chain):
-    """The chain with its document schema registered and indexed; mining restored after."""
+    """The chain with its document schema registered and indexed, its base fee at 1 gwei
+    (evm_revert does not take back what a test did to it); mining restored after."""
     node = eas_chain.node
     node.register_schema()
+    node.anvil.rpc("anvil_setNextBlockBaseFeePerGas", [hex(GWEI)])
+    node.anvil.mine(1)
     index(eas_chain)
     yield eas_chain
     node.anvil.rpc("evm_setIntervalMining", [0])
