@@ -85,9 +85,11 @@ def chain_with_eas(block_time: float):
     return node, deployed
 
 
-def start_stack(folder: Path, database: str, redis_url: str, workers: str) -> Stack:
+def start_stack(folder: Path, database: str, redis_url: str, workers: str,
+                settings: dict | None = None) -> Stack:
     overrides = {"WEB_CONCURRENCY": workers, "RATE_LIMIT_API": "1000000/min",
-                 "RATE_LIMIT_EXECUTOR": "1000000/min", "RATE_LIMIT_ADMIN": "1000000/min"}
+                 "RATE_LIMIT_EXECUTOR": "1000000/min", "RATE_LIMIT_ADMIN": "1000000/min",
+                 **(settings or {})}
     stack = Stack(folder, {"SECRET_KEY": secrets.token_urlsafe(40)},
                   {"postgres": database, "redis": redis_url}, overrides)
     return stack.run()
