@@ -37,6 +37,7 @@ import argparse
 import os
 import random
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -144,17 +145,18 @@ class Executors:
                 process.kill()
 
 
-class Faults(threading.Thread):
-    """The fault schedule, from `start` seconds after it is started; what happened when is
-    in `events` (name -> head block)."""
+class Faults:
+    """The fault schedule, run by the main thread (anvil is tied to the thread that starts
+    it: tests/anvil.py). Outside the spike the base fee is held at `--base-gwei`; what
+    happened at which block is in `events`."""
 
     def __init__(self, args, node: Node, client, executors: Executors):
-        super().__init__(daemon=True)
         self.args, self.node, self.client, self.executors = args, node, client, executors
+        self.base = int(args.base_gwei * GWEI)
+        self.fee = self.base  # the next block's base fee, set before each block
         self.events: dict[str, int] = {}
         self.spike_over_at = None
         self.dropped = 0
-        self.stopping = threading.Event()
         self.addresses = executors.addresses()
         self.seen: set[str] = set()
 
@@ -162,55 +164,46 @@ class Faults(threading.Thread):
         self.events[event] = int(self.node.rpc("eth_blockNumber"), 16)
         say(f"  {event}{detail} at block {self.events[event]}")
 
-    def run(self):
+    def run(self) -> None:
         args = self.args
         self.wait(args.start)
-        base = int(self.node.rpc("eth_getBlockByNumber", ["latest", False])["baseFeePerGas"], 16)
-        spiked = base * args.spike_factor
-        cap = max(spiked // 4, base * 3)  # below the spike, above ordinary fees
+        spiked = self.base * args.spike_factor
+        cap = spiked // 4  # below the spike, above ordinary fees
         self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
                          {"maxFeePerGasCap": str(cap)})
-        self.note("spike", f" x{args.spike_factor} ({spiked / GWEI:.2f} gwei), cap "
-                  f"{cap / GWEI:.2f} gwei")
-        capped = True
-        started = time.monotonic()
-        while time.monotonic() - started < args.spike_seconds and not self.stopping.is_set():
-            self.node.rpc("anvil_setNextBlockBaseFeePerGas", [hex(spiked)])
-            self.drop_some()
-            if capped and time.monotonic() - started >= args.cap_seconds:
-                self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
-                                 {"maxFeePerGasCap": None})
-                self.note("cap lifted")
-                capped = False
-            time.sleep(0.2)
-        self.node.rpc("anvil_setNextBlockBaseFeePerGas", [hex(base)])
+        self.fee = spiked
+        self.note("spike", f" x{args.spike_factor} ({spiked / GWEI:.0f} gwei), cap "
+                  f"{cap / GWEI:.0f} gwei")
+        self.wait(args.cap_seconds)
+        self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
+                         {"maxFeePerGasCap": None})
+        self.note("cap lifted")
+        self.wait(args.spike_seconds - args.cap_seconds)
+        self.fee = self.base
         self.note("spike over")
         self.spike_over_at = datetime.now(UTC)
-        self.drop_for(10)
+        self.wait(10)
         took = self.node.restart()
         self.note("node restarted", f" with its state ({took:.1f} s, mempool lost)")
-        self.drop_for(10)
+        self.wait(10)
         self.executors.kill_and_restart(0)
         self.note("executor 0 killed", " and started again")
-        while not self.stopping.is_set():
-            self.drop_some()
-            time.sleep(0.2)
 
-    def wait(self, seconds: float) -> None:
+    def wait(self, seconds: float, until=None) -> None:
+        """`seconds` (or until `until()`) of the steady faults: the base fee set before
+        each block, the executors' new transactions dropped at `--drop-share`."""
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and not self.stopping.is_set():
-            self.drop_some()
+        while time.monotonic() < deadline and not (until and until()):
+            try:
+                self.node.rpc("anvil_setNextBlockBaseFeePerGas", [hex(self.fee)])
+                self.drop_some()
+            except requests.RequestException:  # the node restarting
+                pass
             time.sleep(0.2)
-
-    def drop_for(self, seconds: float) -> None:
-        self.wait(seconds)
 
     def drop_some(self) -> None:
         """Drop `--drop-share` of the executors' transactions newly in the mempool."""
-        try:
-            content = self.node.rpc("txpool_content")
-        except Exception:  # the node restarting
-            return
+        content = self.node.rpc("txpool_content")
         for section in ("pending", "queued"):
             for address, by_nonce in content.get(section, {}).items():
                 if address.lower() not in self.addresses:
@@ -236,9 +229,10 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
     database = database_url(base_url, name)
     redis.Redis.from_url(redis_url).flushdb()
     folder = Path(tempfile.mkdtemp(prefix=f"field-{mode}-"))
-    say(f"{mode}: the processes' logs are in {folder}")
+    if args.keep_logs:
+        say(f"{mode}: the processes' logs are in {folder}")
     node = Node(folder, args.block_time)
-    stack = executors = faults = None
+    stack = executors = None
     try:
         deployed = deploy(node)
         stack = start_stack(folder, database, redis_url, str(args.web_workers),
@@ -254,8 +248,6 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
         faults = Faults(args, node, client, executors)
         return run_documents(mode, args, stack, client, node, database, executors, faults)
     finally:
-        if faults is not None:
-            faults.stopping.set()
         if executors is not None:
             executors.stop()
         if stack is not None:
@@ -264,6 +256,8 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
         with psycopg.connect(admin_db, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         redis.Redis.from_url(redis_url).flushdb()
+        if not args.keep_logs:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_documents(mode, args, stack, client, node, database, executors, faults) -> dict:
@@ -271,23 +265,26 @@ def run_documents(mode, args, stack, client, node, database, executors, faults) 
     chunks = [documents[start:start + PER_REQUEST]
               for start in range(0, len(documents), PER_REQUEST)]
     first_block = int(node.rpc("eth_blockNumber"), 16)
-    faults.start()
     started = time.monotonic()
-    for n, chunk in enumerate(chunks):  # at --rate documents a second
-        time.sleep(max(0.0, started + n * PER_REQUEST / args.rate - time.monotonic()))
-        client.call("POST", "/workflows/batch", "api",
-                    {"workflows": [{"documentHash": d, "chainId": CHAIN_ID} for d in chunk]})
+
+    def post_all():  # at --rate documents a second, beside the faults
+        for n, chunk in enumerate(chunks):
+            time.sleep(max(0.0, started + n * PER_REQUEST / args.rate - time.monotonic()))
+            client.call("POST", "/workflows/batch", "api", {
+                "workflows": [{"documentHash": d, "chainId": CHAIN_ID} for d in chunk]})
+
+    poster = threading.Thread(target=post_all, daemon=True)
+    poster.start()
+    faults.run()
+    poster.join()
     with psycopg.connect(database, autocommit=True) as db:
         def settled() -> bool:
             return db.execute("SELECT count(*) FROM verification_workflow WHERE state NOT IN "
                               "('confirmed', 'failed', 'expired')").fetchone()[0] == 0
 
-        try:
-            wait_for(settled, f"{mode}: every workflow settled", args.timeout, every=1)
-        except SystemExit as exc:
-            say(f"{mode}: {exc}")
-        faults.stopping.set()
-        faults.join(timeout=30)
+        faults.wait(args.timeout, until=settled)
+        if not settled():
+            say(f"{mode}: not every workflow settled within {args.timeout:.0f} s")
         report = measure(db, documents, node, faults, executors, first_block)
     report["verified"] = verify_all(stack.url, client.keys["api"], documents, 2)
     report["lost"] = max(report["lost"], len(documents) - report["verified"])
@@ -298,14 +295,21 @@ def run_documents(mode, args, stack, client, node, database, executors, faults) 
 def measure(db, documents, node, faults, executors, first_block) -> dict:
     states = dict(db.execute("SELECT state, count(*) FROM verification_workflow GROUP BY state"
                              ).fetchall())
+    addresses = sorted(executors.addresses())
+    # A document attested in two transactions (single and multi modes) ...
     twice = db.execute(
-        "SELECT count(*) FROM (SELECT document_hash FROM attestations_attestation "
-        "WHERE attester = ANY(%s) GROUP BY document_hash HAVING count(*) > 1) AS twice",
-        [sorted(executors.addresses())]).fetchone()[0]
+        "SELECT count(*) FROM (SELECT document_hash FROM attestations_attestation WHERE "
+        "attester = ANY(%s) AND document_hash IS NOT NULL GROUP BY document_hash "
+        "HAVING count(*) > 1) AS twice", [addresses]).fetchone()[0]
+    # ... in two attested Merkle batches, or in one whose root was attested twice.
     twice += db.execute(
         "SELECT count(*) FROM (SELECT l.document_hash FROM attestations_merkleleaf l JOIN "
         "attestations_merklebatch b ON b.id = l.batch_id WHERE b.attestation_uid <> '' "
         "GROUP BY l.document_hash HAVING count(DISTINCT b.root) > 1) AS twice").fetchone()[0]
+    twice += db.execute(
+        "SELECT coalesce(sum(b.leaf_count), 0) FROM attestations_merklebatch b WHERE b.root IN "
+        "(SELECT decoded->>'merkleRoot' FROM attestations_attestation WHERE attester = ANY(%s) "
+        "AND decoded ? 'merkleRoot' GROUP BY 1 HAVING count(*) > 1)", [addresses]).fetchone()[0]
     spike_end = faults.events["spike over"]
     # The documents posted before the spike ended: the block of the last one mined.
     last_mined = db.execute("SELECT max(block_number) FROM verification_workflow WHERE "
@@ -355,6 +359,8 @@ def main():
     parser.add_argument("--batch", type=int, default=100, help="jobs per claim")
     parser.add_argument("--rate", type=float, default=100, help="documents posted a second")
     parser.add_argument("--block-time", type=int, default=1)
+    parser.add_argument("--base-gwei", type=float, default=1.0,
+                        help="the base fee outside the spike")
     parser.add_argument("--start", type=float, default=10, help="seconds before the spike")
     parser.add_argument("--spike-seconds", type=float, default=60)
     parser.add_argument("--spike-factor", type=int, default=20)
@@ -362,6 +368,8 @@ def main():
     parser.add_argument("--drop-share", type=float, default=0.1)
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--keep-logs", action="store_true",
+                        help="keep each mode's folder of process logs")
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/field")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -318,7 +318,7 @@ class ReferenceExecutor:
                 raise SignerError(self.signer_fault) if self.signer_fault else FeeError(
                     self.fee_fault)
             tx_hash = self.outbox.send(call_of(argument), [s.job() for s in sent],
-                                       self.market.offer(self.policy), self.head)
+                                       self.market.offer(self.policy), self.head, self.policy)
         except SignerError as exc:
             self._signer_failed(str(exc))
             return [_failed(s, f"signer: {exc}") for s in sent]

@@ -90,9 +90,13 @@ class Outbox:
 
     # --- sending -------------------------------------------------------------------------
 
-    def send(self, call, jobs: list[dict], fees: Fees, head: int) -> str:
-        """Sign and send a contract call carrying `jobs`; its hash. Raises SignerError (the
-        signer failed: nothing sent) or the node's refusal."""
+    def send(self, call, jobs: list[dict], fees: Fees, head: int,
+             policy: Policy | None = None) -> str:
+        """Sign and send a contract call carrying `jobs`; its hash. Refused as underpriced
+        (the base fee rose since the prices were read), it is priced again and sent once
+        more, within `policy`'s cap. Raises SignerError (the signer failed: nothing sent) or
+        the node's refusal."""
+        policy = policy or Policy()
         with self.lock:
             for attempt in range(2):
                 nonce = max(self._next, self._count("pending" if attempt else "latest"))
@@ -112,6 +116,10 @@ class Outbox:
                     self._save()
                     if attempt == 0 and "nonce" in str(exc).lower():
                         continue  # another sender used the key: count again
+                    fresh = self._fresh() if _underpriced(exc) else None
+                    if attempt == 0 and fresh is not None and not fresh.blocked(policy):
+                        fees = fresh.offer(policy)  # the base fee rose since the look
+                        continue
                     raise
                 self._next = nonce + 1
                 self.last_batch_gas = gas
@@ -245,19 +253,17 @@ class Outbox:
             self._replace(entry, market, policy, head,
                           f"not mined in {head - entry.sent_at} blocks")
 
-    def _fresh(self, market: Market | None) -> Market | None:
-        """The prices now, read again before a replacement is priced: the block's look may
+    def _fresh(self) -> Market | None:
+        """The prices now, read again before a replacement is priced (the block's look may
         be a moment old, and a replacement the node refuses would leave the service a
-        candidate that never exists."""
-        if market is None:
-            return None
+        candidate that never exists); None when they cannot be used."""
         try:
             return read_market(self.w3)
         except FeeError:
             return None
 
     def _replace(self, entry: InFlight, market, policy: Policy, head: int, why: str) -> None:
-        market = self._fresh(market)
+        market = market and self._fresh()
         if market is None or market.blocked(policy):
             return  # the fees are above the cap (or unreadable): the executor holds
         fees = replacement(entry.fees, market, policy)
@@ -288,7 +294,7 @@ class Outbox:
     def _cancel(self, entry: InFlight, market, policy: Policy, head: int, why: str) -> None:
         """Fill the nonce with a zero-value transfer to the executor itself (its jobs, if
         any, are left to the service, which queues them again when it misses them)."""
-        market = self._fresh(market)
+        market = market and self._fresh()
         if market is None or market.blocked(policy):
             return
         fees = (replacement(entry.fees, market, policy) if entry.hashes

@@ -107,6 +107,27 @@ def test_a_transaction_priced_out_by_a_fee_spike_is_replaced_with_higher_fees(
     assert bound_once(DOCUMENTS[0]).tx_hash == second
 
 
+def test_a_new_transaction_refused_for_a_base_fee_risen_since_the_look_is_priced_again(
+        bound_chain, live_server, api):
+    """The next block's base fee rises between the executor's look at the block and its
+    send (anvil: set without a block mined): the node refuses the send as underpriced; it is
+    priced again from what the chain asks now and sent, not reported as an error."""
+    anvil = bound_chain.node.anvil
+    anvil.rpc("evm_setAutomine", [False])
+    ref = executor(live_server, bound_chain)
+
+    with running(ref):
+        wait_for("a first look", lambda: ref.market is not None)
+        anvil.rpc("anvil_setNextBlockBaseFeePerGas", [hex(40 * GWEI)])
+        workflow_id = bind(api, DOCUMENTS[0])
+        (sent,) = wait_for("the attestation sent", lambda: hashes(workflow_id, 1))
+        assert int(tx(anvil, sent)["maxFeePerGas"], 16) >= 40 * GWEI
+        anvil.mine(1)
+        wait_for("it mined", lambda: mined_block(anvil, sent))
+
+    assert workflow(workflow_id).last_error == "" and workflow(workflow_id).attempts == 1
+
+
 def test_a_dropped_transaction_is_sent_again_as_it_was(bound_chain, live_server, api):
     anvil = bound_chain.node.anvil
     anvil.rpc("evm_setAutomine", [False])
