@@ -10,8 +10,9 @@ posted at `--rate` a second (requests of 100) while, from `--start` seconds on:
 
 - the base fee is `--spike-factor` times what it was, for `--spike-seconds`
   (anvil_setNextBlockBaseFeePerGas before every block);
-- for the first `--cap-seconds` of the spike the chain's `maxFeePerGasCap` is below the
-  spiked fees (the executors hold: `blocked_by_fees`), then lifted (they replace);
+- for the last `--cap-seconds` of the spike the chain's `maxFeePerGasCap` is below the
+  spiked fees (the executors hold: `blocked_by_fees`; before it they replace what the spike
+  priced out, at the spike's prices), and they resume by themselves when it ends;
 - `--drop-share` of the executors' transactions are dropped from the mempool as they appear
   (anvil_dropTransaction);
 - after the spike, the node is stopped and started again with its state (`--state`: the
@@ -21,8 +22,8 @@ posted at `--rate` a second (requests of 100) while, from `--start` seconds on:
 
 Printed per mode: documents lost (not confirmed, or not verifying, at the end; target 0),
 documents bound twice (a document attested in two transactions, or in two attested Merkle
-batches; target 0), blocks from the spike's end until every document submitted before it
-was mined (target <= 5), the fees paid against the base fee + tip that would have sufficed in
+batches; target 0), blocks from the spike's end until every document posted before it was
+mined (target <= 5; those posted under the cap waited for it), the fees paid against the base fee + tip that would have sufficed in
 each transaction's block (target <= 115 %), and the statuses each executor went through.
 
     .venv/bin/python bench/field.py [--documents 10000] [--modes merkle,multi]
@@ -168,21 +169,21 @@ class Faults:
         args = self.args
         self.wait(args.start)
         spiked = self.base * args.spike_factor
-        cap = spiked // 4  # below the spike, above ordinary fees
+        self.fee = spiked
+        self.note("spike", f" x{args.spike_factor} ({spiked / GWEI:.0f} gwei)")
+        self.wait(args.spike_seconds - args.cap_seconds)  # replaced at the spike's prices
+        cap = spiked // 4  # below the spike, above ordinary fees: they hold
         self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
                          {"maxFeePerGasCap": str(cap)})
-        self.fee = spiked
-        self.note("spike", f" x{args.spike_factor} ({spiked / GWEI:.0f} gwei), cap "
-                  f"{cap / GWEI:.0f} gwei")
+        self.note("cap", f" of {cap / GWEI:.0f} gwei")
         self.wait(args.cap_seconds)
-        self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
-                         {"maxFeePerGasCap": None})
-        self.note("cap lifted")
-        self.wait(args.spike_seconds - args.cap_seconds)
         self.fee = self.base
         self.note("spike over")
         self.spike_over_at = datetime.now(UTC)
         self.wait(10)
+        self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
+                         {"maxFeePerGasCap": None})
+        self.note("cap lifted")
         took = self.node.restart()
         self.note("node restarted", f" with its state ({took:.1f} s, mempool lost)")
         self.wait(10)
@@ -379,7 +380,7 @@ def main():
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/9")
     say(f"{args.documents} documents at {args.rate:.0f}/s, {args.executors} executors claiming "
         f"{args.batch}, a block every {args.block_time} s; from {args.start:.0f} s: base fee "
-        f"x{args.spike_factor} for {args.spike_seconds:.0f} s (capped the first "
+        f"x{args.spike_factor} for {args.spike_seconds:.0f} s (capped the last "
         f"{args.cap_seconds:.0f} s), {args.drop_share:.0%} of the executors' transactions "
         "dropped, then the node restarted, then an executor killed")
     for mode in args.modes.split(","):
@@ -387,7 +388,7 @@ def main():
         say(f"{mode}: documents lost {result['lost']} (target 0), bound twice "
             f"{result['twice']} (target 0); {result['verified']} of {result['documents']} "
             f"verify; workflows {result['states']}",
-            f"{mode}: after the spike, the last document submitted during it was mined "
+            f"{mode}: after the spike, the last document posted before its end was mined "
             f"{result['blocksAfterSpike']} blocks later (target <= 5)",
             f"{mode}: fees paid {100 * result['feeRatio']:.1f} % of base fee + tip "
             "(target <= 115 %)",
