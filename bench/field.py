@@ -165,7 +165,10 @@ class Faults:
         self.events[event] = int(self.node.rpc("eth_blockNumber"), 16)
         say(f"  {event}{detail} at block {self.events[event]}")
 
-    def run(self) -> None:
+    def run(self, backlog_left) -> None:
+        """The schedule; `backlog_left(at)` counts the documents posted before `at` that are
+        not mined yet: the node restart and the executor's death wait for the spike's
+        backlog, so that the blocks after the spike measure the spike alone."""
         args = self.args
         self.wait(args.start)
         spiked = self.base * args.spike_factor
@@ -180,7 +183,8 @@ class Faults:
         self.fee = self.base
         self.note("spike over")
         self.spike_over_at = datetime.now(UTC)
-        self.wait(10)
+        self.wait(300, until=lambda: backlog_left(self.spike_over_at) == 0)
+        self.note("spike's backlog mined")
         self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
                          {"maxFeePerGasCap": None})
         self.note("cap lifted")
@@ -276,9 +280,12 @@ def run_documents(mode, args, stack, client, node, database, executors, faults) 
 
     poster = threading.Thread(target=post_all, daemon=True)
     poster.start()
-    faults.run()
-    poster.join()
     with psycopg.connect(database, autocommit=True) as db:
+        faults.run(lambda at: db.execute(
+            "SELECT count(*) FROM verification_workflow WHERE created_at <= %s AND "
+            "block_number IS NULL AND state NOT IN ('failed', 'expired')", [at]).fetchone()[0])
+        poster.join()
+
         def settled() -> bool:
             return db.execute("SELECT count(*) FROM verification_workflow WHERE state NOT IN "
                               "('confirmed', 'failed', 'expired')").fetchone()[0] == 0
