@@ -46,15 +46,16 @@ def _finite(text: str) -> float:
 
 @dataclass(frozen=True)
 class BodyLimits:
-    """How much JSON one request body may hold, counted over the whole body once it is
-    parsed and before anything else reads it: `keys` object members, `items` array elements,
-    `depth` levels of nesting. A view (or an action, `@action(body_limits=...)`) names its
-    own in `body_limits`; docs/api.md lists them. Each is above what the endpoint's
-    serializer accepts, so that a body near its limits is answered by the serializer, which
-    names fields, and only a body far beyond them by the parser."""
+    """How much JSON one request body may hold, counted once it is parsed and before
+    anything else reads it: `keys` object members in all, `object_keys` members of any one
+    object, `items` array elements in all, `depth` levels of nesting. A view (or an action,
+    `@action(body_limits=...)`) names its own in `body_limits`; docs/api.md lists them.
+    Each is above what the endpoint's serializer takes, so that a body near its limits is
+    answered by the serializer, which names fields, and only one far beyond them here."""
 
     keys: int = 1_000
     items: int = 2_000
+    object_keys: int = 1_000  # the fields of a wide schema's `data`; no serializer has more
     depth: int = MAX_JSON_DEPTH
 
     def __post_init__(self):
@@ -69,16 +70,21 @@ def _within(text: str, data, limits: BodyLimits, what: str) -> None:
     """ParseError when the parsed body holds more object keys or array items than
     `limits`. Each key has its colon in the text and each item past an array's first its
     comma: a body with fewer of those is not counted."""
-    if text.count(":") <= limits.keys and text.count(",") + text.count("[") <= limits.items:
+    colons = text.count(":")
+    if (colons <= limits.keys and colons <= limits.object_keys
+            and text.count(",") + text.count("[") <= limits.items):
         return
     keys, items, widest = json_size(data)
-    if keys > limits.keys:
-        raise ParseError(f"{what} holds {keys} object keys; this endpoint takes at most "
-                         f"{limits.keys}. Its largest object ({len(widest)} keys) starts "
+    if len(widest) > limits.object_keys:
+        raise ParseError(f"An object of {what.lower()} holds {len(widest)} keys; this endpoint "
+                         f"takes {limits.object_keys} in one object at most. They start "
                          f"{named(widest)}.", code="too_many_keys")
+    if keys > limits.keys:
+        raise ParseError(f"{what} holds {keys} object keys in all; this endpoint takes "
+                         f"{limits.keys} at most.", code="too_many_keys")
     if items > limits.items:
-        raise ParseError(f"{what} holds {items} array items; this endpoint takes at most "
-                         f"{limits.items}.", code="too_many_items")
+        raise ParseError(f"{what} holds {items} array items in all; this endpoint takes "
+                         f"{limits.items} at most.", code="too_many_items")
 
 
 def json_size(data) -> tuple[int, int, dict]:

@@ -1,6 +1,6 @@
 """RFC 9457 problem documents: one builder for DRF errors and plain Django errors alike.
 
-A document stays small whatever the request held (a few KB at most): its `detail` and each
+A document stays small whatever the request held (some 3,000 characters at most): its `detail` and each
 error's words are cut short, and `errors` lists the first MAX_ERRORS (the `detail` of a
 validation error says how many there were). Messages that name what a client sent name a
 few of them (`named`)."""
@@ -37,8 +37,9 @@ DEFAULT_DETAILS = {
 
 
 MAX_ERRORS = 10
-MAX_DETAIL = 500  # characters of `detail`
-MAX_ERROR_TEXT = 200  # characters of an error's `attr` and `detail`
+MAX_DETAIL = 300  # characters of `detail`
+MAX_ATTR = 80  # characters of an error's `attr` ...
+MAX_ERROR_DETAIL = 120  # ... and of its `detail`
 FIRST_NAMED = 5  # keys (fields, parameters) a message names at most
 
 
@@ -53,8 +54,11 @@ def named(names) -> str:
 
 
 def _clip_error(error: dict) -> dict:
-    return {key: clip(value, MAX_ERROR_TEXT) if isinstance(value, str) else value
-            for key, value in error.items()}
+    clipped = dict(error)
+    for key, limit in (("attr", MAX_ATTR), ("detail", MAX_ERROR_DETAIL)):
+        if isinstance(clipped.get(key), str):
+            clipped[key] = clip(clipped[key], limit)
+    return clipped
 
 
 def problem(status: int, *, code=None, detail=None, title=None, errors=None, **extra) -> dict:

@@ -91,14 +91,14 @@ def test_a_jsonrpc_batch_of_list_pages_counts_their_rows(api):
 
 
 def test_the_whole_request_is_parsed_within_its_own_bounds(api):
-    # 20,000 keys: the request's input holds more than any batch of calls needs
+    # one object of 20,000 keys: more than any input of any call holds
     keys = {f"k{n}": 0 for n in range(20_000)}
     response = trpc_batch(api, "verify", {"0": keys})
     assert response.status_code == 400 and len(response.content) < 2048
     (envelope,) = response.json()
     shape = assert_error(envelope, "BAD_REQUEST", 400, "verify")
     assert shape["data"]["problem"]["code"] == "too_many_keys"
-    assert "20001 object keys" in shape["message"] and "'k0', 'k1'" in shape["message"]
+    assert "holds 20000 keys" in shape["message"] and "'k0', 'k1'" in shape["message"]
     reply = rpc(api, call("verify", keys))
     assert reply.status_code == 400 and len(reply.content) < 2048
     assert assert_rpc_error(reply.json(), -32600)["data"]["problem"]["code"] == "too_many_keys"
