@@ -77,10 +77,3 @@ def count_request(name: str, rate: tuple[int, int]) -> Window | None:
         return None
     # remaining < 0: over the limit (the headers show 0).
     return Window(limit, limit - count, math.ceil((window + 1) * period - now))
-
-
-def over_limit(name: str, rate: tuple[int, int]) -> int | None:
-    """`count_request`, told as the seconds to wait: None while within the limit (or when
-    the cache is down), else the seconds until the next window."""
-    window = count_request(name, rate)
-    return window.wait if window is not None else None
