@@ -40,6 +40,8 @@ REASON_TEXT = {
     "untrusted_attester": "It was attested, but not by an attester trusted on that chain.",
     "not_timestamped": "It was attested offchain, but its attestation is not timestamped on "
                        "the chain, which this chain asks for.",
+    "undecodable": "It was attested, but the attestation's data is not laid out as its "
+                   "schema says, so it binds nothing.",
     "expired": "Its attestation has expired.",
     "revoked": "Its attestation was revoked by the attester.",
     "not_final": "It was attested, but the attestation does not have enough confirmations "
