@@ -2544,12 +2544,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -2562,13 +2563,14 @@ export interface components {
          *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `undecodable` - undecodable
          *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
          *     * `revoked` - revoked
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2652,12 +2654,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -3059,7 +3062,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3343,7 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["OffchainAttestation"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3535,7 +3538,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4192,7 +4195,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4336,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaValidateResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4626,7 +4629,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4893,7 +4896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5342,7 +5345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5682,7 +5685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6131,7 +6134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6336,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6643,7 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7092,7 +7095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7416,7 +7419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7868,7 +7871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8207,7 +8210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8659,7 +8662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9137,7 +9140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9339,7 +9342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9662,7 +9665,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10111,7 +10114,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10445,7 +10448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderHealth"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10869,7 +10872,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11321,7 +11324,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11524,7 +11527,7 @@ export interface operations {
                     "application/json": components["schemas"]["HeartbeatResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11694,7 +11697,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11897,7 +11900,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12083,7 +12086,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultsResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12289,7 +12292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Executor"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12472,7 +12475,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12638,7 +12641,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyBatchResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12901,7 +12904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Watch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13459,7 +13462,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionCreated"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13911,7 +13914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14117,7 +14120,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecret"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14584,7 +14587,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14915,7 +14918,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15236,7 +15239,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowBatch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15388,7 +15391,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15442,7 +15445,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15507,7 +15510,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15561,7 +15564,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15626,7 +15629,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602). */
+            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602); a batch over TRPC_MAX_BATCH_SIZE calls or TRPC_BATCH_BUDGET items (-32600, id null, nothing run). */
             400: {
                 headers: {
                     [name: string]: unknown;
