@@ -6,6 +6,7 @@ validation error says how many there were). Messages that name what a client sen
 few of them (`named`)."""
 
 from http import HTTPStatus
+from itertools import islice
 
 from django.http import JsonResponse
 
@@ -50,7 +51,7 @@ def clip(text: str, limit: int) -> str:
 
 def named(names) -> str:
     """The first FIRST_NAMED of `names`, quoted and each cut short: for a message."""
-    return ", ".join(repr(clip(str(name), 40)) for name in list(names)[:FIRST_NAMED])
+    return ", ".join(repr(clip(str(name), 40)) for name in islice(names, FIRST_NAMED))
 
 
 def _clip_error(error: dict) -> dict:

@@ -4,6 +4,7 @@ first few are refused in one short error, and a problem document stays small wha
 request held. A key is needed for any of it: keyless bodies are never read
 (tests/test_keys_before_bodies.py)."""
 
+import importlib
 import itertools
 import json
 import string
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ParseError
+from rest_framework.test import APIClient
 
 from bindings.api.serializers import BATCH_LIMIT as WORKFLOW_BATCH_LIMIT
 from bindings.jobs import MAX_RESULTS
@@ -51,6 +53,13 @@ def test_a_mebibyte_of_unknown_keys_is_refused_by_the_parser_in_a_few_words(api,
     assert "'aaa', 'aab', 'aac', 'aad', 'aae'." in body["detail"]  # the first five, in order
 
 
+@pytest.fixture
+def executor(executor_key):
+    client = APIClient()
+    client.credentials(HTTP_X_API_KEY=executor_key)
+    return client
+
+
 @pytest.mark.parametrize("client, path", [("admin", "/v1/admin/chains"),
                                           ("admin", "/v1/admin/contract-versions"),
                                           ("executor", "/v1/chain-registry/1/jobs/results")])
@@ -58,15 +67,6 @@ def test_every_keyed_json_endpoint_bounds_its_body(request, client, path):
     response = post(request.getfixturevalue(client), path, MEBIBYTE_OF_KEYS)
     assert_problem(response, 400, "too_many_keys")
     assert len(response.content) < SMALL
-
-
-@pytest.fixture
-def executor(executor_key):
-    from rest_framework.test import APIClient
-
-    client = APIClient()
-    client.credentials(HTTP_X_API_KEY=executor_key)
-    return client
 
 
 def test_array_items_are_bounded_too(api):
@@ -150,8 +150,6 @@ LARGEST_BODIES = {
 
 @pytest.mark.parametrize("where", sorted(LARGEST_BODIES, key=str))
 def test_an_endpoints_largest_valid_body_is_within_its_limits(where):
-    import importlib
-
     module, view, action = where
     cls = getattr(importlib.import_module(module), view)
     limits = getattr(getattr(cls, action), "kwargs", {}).get("body_limits") if action else None
