@@ -3,7 +3,8 @@
 A fixed window counted with one atomic `cache.incr` per request: cheap on Redis (no history
 list rewritten per request as DRF's SimpleRateThrottle does) and shared by every worker
 process. A key may burst up to twice its rate across a window boundary; that is the price of
-one round trip. Requests without a key are not throttled here: they get 401 before any work.
+one round trip. While the cache does not answer, each process counts on its own (below).
+Requests without a key are not throttled here: they get 401 before any work.
 
 What the count says (`Window`) is kept on the request, and config.middleware writes it as
 the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers: the client sees
