@@ -82,7 +82,7 @@ echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
 echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one way)"
 .venv/bin/lint-imports --no-cache
 echo "==> Docs: mkdocs build --strict (mkdocs.yml; a broken link, anchor or include fails)"
-NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict  # not --quiet: it hides the warnings and passes
 # The alert rules (deploy/prometheus): promtool from Debian's prometheus package, installed by
 # client_tools.sh above; mandatory in CI. tests/monitoring checks the rest (metric names,
 # the dashboard's queries, that each alert has its tests).
