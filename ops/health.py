@@ -169,10 +169,9 @@ CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _ch
           "schedules": check_schedules, "workers": _check_workers, "replicas": _check_replicas}
 
 
-@require_safe
-def readyz(request):
-    """The database and the broker (when configured) answer, periodic tasks are scheduled
-    and run, and a Celery worker answers (when a broker is configured)."""
+def run_checks() -> tuple[dict, bool]:
+    """Each readiness check's result (with its latency), and whether all are ok. /readyz
+    answers with them; /metrics publishes them as `readyz_check_ok` (ops/metrics.py)."""
     results, ready = {}, True
     for name, check in CHECKS.items():
         started = time.perf_counter()
@@ -185,6 +184,14 @@ def readyz(request):
         ready = ready and result["status"] == "ok"
         result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
         results[name] = result
+    return results, ready
+
+
+@require_safe
+def readyz(request):
+    """The database and the broker (when configured) answer, periodic tasks are scheduled
+    and run, and a Celery worker answers (when a broker is configured)."""
+    results, ready = run_checks()
     if not ready:
         failing = "; ".join(f"{name} unavailable ({r['detail']})"
                             for name, r in results.items() if r["status"] != "ok")
