@@ -291,6 +291,22 @@ def seed_chains(env, count: int = 10) -> None:
     ), env=env)
 
 
+def attest_all(w3, deployment, sender, count: int, per_tx: int,
+               schema: str = "bytes32 documentHash") -> str:
+    """`count` attestations of `schema` (registered first) on an anvil with the EAS
+    contracts, `per_tx` per multiAttest transaction (bench/indexer.py, indexer_chains.py).
+    Returns the schema's uid."""
+    from attestations import eas as eas_contracts
+
+    schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, schema,
+                                               sender=sender)
+    for start in range(0, count, per_tx):
+        data = [(i + 1).to_bytes(32, "big") for i in range(start, min(count, start + per_tx))]
+        eas_contracts.multi_attest(w3, deployment.eas, schema_uid=schema_uid, data=data,
+                                   sender=sender)
+    return schema_uid
+
+
 def merge(results: list[LoadResult]) -> LoadResult:
     return LoadResult(
         results[0].name,

@@ -117,6 +117,27 @@ DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICAS else []
 DATABASE_REPLICA_MAX_LAG_SECONDS = env.float("DATABASE_REPLICA_MAX_LAG_SECONDS", default=5.0)
 if DATABASE_REPLICA_MAX_LAG_SECONDS < 0:
     raise ImproperlyConfigured("DATABASE_REPLICA_MAX_LAG_SECONDS must be 0 or more.")
+# (URL name, method): the reads a replica answers (core/replicas.py routes them; the ground
+# floor names no app). POST /v1/verify and /batch change nothing: they are reads sent as POST
+# for their bodies. Not listed, on purpose: the offchain attestations (GET
+# /attestations/offchain/{uid} is how a submitter reads back what it just POSTed) and POST
+# /schemas/validate (no database).
+REPLICA_READ_ROUTES = frozenset({
+    ("verify-list", "POST"),  # POST /v1/verify
+    ("verify-batch", "POST"),  # POST /v1/verify/batch
+    ("verify-verdict", "GET"),  # the public page's verdict, /verify/0x<hash>
+    ("public-chain-list", "GET"),
+    ("public-chain-detail", "GET"),
+    ("public-schema-list", "GET"),
+    ("public-schema-detail", "GET"),
+    ("public-attestation-list", "GET"),
+    ("public-attestation-detail", "GET"),
+    ("public-timestamp-list", "GET"),
+    ("public-timestamp-detail", "GET"),
+    ("public-offchain-revocation-list", "GET"),
+})
+# Read on the primary even inside a listed read: an API key made a moment ago must work.
+PRIMARY_READ_MODELS = frozenset({"registry.ApiKey"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -189,12 +189,12 @@ CHECKS = {"database": _check_database, "cache": _check_cache, "broker": _check_b
 NEEDS = {"executors": "database", "schedules": "database", "workers": "broker"}
 
 
-@require_safe
-def readyz(request):
-    """The database and the broker (when configured) answer, periodic tasks are scheduled
-    and run, and a Celery worker answers (when a broker is configured). The cache and the
-    replicas inform only. Every check is bounded by its dependency's timeouts (settings),
-    and is answered at once while that dependency's breaker is open."""
+def run_checks() -> tuple[dict, bool]:
+    """Each readiness check's result (with its latency), and whether the service is ready:
+    no check unavailable (the cache and the replicas inform only). Every check is bounded by
+    its dependency's timeouts (settings), and is answered at once while that dependency's
+    breaker is open. /readyz answers with them; /metrics publishes them as
+    `readyz_check_ok` (ops/metrics.py)."""
     results, ready = {}, True
     for name, check in CHECKS.items():
         started = time.perf_counter()
@@ -211,6 +211,14 @@ def readyz(request):
         ready = ready and result["status"] != "unavailable"
         result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
         results[name] = result
+    return results, ready
+
+
+@require_safe
+def readyz(request):
+    """The database and the broker (when configured) answer, periodic tasks are scheduled
+    and run, and a Celery worker answers (when a broker is configured)."""
+    results, ready = run_checks()
     if not ready:
         failing = "; ".join(f"{name} unavailable ({r['detail']})"
                             for name, r in results.items() if r["status"] == "unavailable")

@@ -8,16 +8,16 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from registry import abi
-from registry.api.serializers import (
+from registry.models.api_keys import ApiKey
+from registry.models.chains import Chain
+from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
+from registry.models.rpc import ProviderHealth, RpcEndpoint
+from registry.serializers import (
     ProviderHealthSerializer,
     RpcEndpointSerializer,
     RpcUrlField,
     provider_from_url,
 )
-from registry.models.api_keys import ApiKey
-from registry.models.chains import Chain
-from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
-from registry.models.rpc import ProviderHealth, RpcEndpoint
 
 
 class HidesRpcUrls:

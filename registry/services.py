@@ -12,8 +12,8 @@ from drf_standardized_errors.formatter import flatten_errors
 
 from core.errors import camel_attr
 from core.progress import ProgressCallback, no_progress
-from registry.api.serializers import ChainSerializer
 from registry.models import Chain
+from registry.serializers import ChainSerializer
 
 TESTNET_SLIP44 = 1  # SLIP-44 coin type 1 is "Testnet (all coins)" in ethereum-lists
 

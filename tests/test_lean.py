@@ -27,7 +27,7 @@ from core.lean import (
 )
 from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from executors.models import Heartbeat
-from verification.api.serializers import (
+from verification.serializers import (
     BATCH_LIMIT,
     VerifyBatchRequestSerializer,
     VerifyBatchResponseSerializer,

@@ -21,9 +21,9 @@ from core.problems import problem_response
 from core.validators import InvalidHex, normalize_bytes32
 from executors.models import Executor
 from registry.models import Chain
-from verification.api.serializers import VerifyResponseSerializer
 from verification.metrics import count_verify
 from verification.public_limit import wait_seconds
+from verification.serializers import VerifyResponseSerializer
 from verification.services import verify_document
 
 # What each reason of the verify answer (`reason`, when it has one) tells a person.

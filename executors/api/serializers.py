@@ -14,7 +14,7 @@ from executors.models import (
     TrustedAttester,
     heartbeat_interval_seconds,
 )
-from registry.api.serializers import WEB_SCHEMES, ChainRefField, check_url
+from registry.serializers import WEB_SCHEMES, ChainRefField, check_url
 
 MAX_CAPABILITIES = 32
 MAX_METADATA_BYTES = 4096

@@ -1,3 +1,8 @@
+"""The registry's wire shapes and their validation rules: the admin API's (registry/api/), and
+what the Django admin (registry/admin.py), the chain file import (registry/services.py) and
+the other apps' serializers check the same way. Outside api/, so that nothing but the HTTP
+layer imports api/ (a contract in pyproject.toml)."""
+
 from urllib.parse import urlsplit
 
 from django.utils import timezone
