@@ -28,6 +28,15 @@ def test_one_shot_migrate_runs_first_and_every_app_service_waits_for_it():
     assert command(SERVICES["migrate"])[1:] == ["manage.py", "migrate", "--no-input"]
 
 
+def test_migrate_alone_runs_without_the_statement_timeout():
+    # An index built on a large table outlasts the service's timeout (config/settings.py).
+    assert SERVICES["migrate"]["environment"]["DB_STATEMENT_TIMEOUT_SECONDS"] == "0"
+    assert SERVICES["migrate"]["environment"]["DATABASE_URL"] == (
+        SERVICES["web"]["environment"]["DATABASE_URL"])  # the rest of the app's environment
+    for name in LONG_RUNNING:
+        assert "DB_STATEMENT_TIMEOUT_SECONDS" not in SERVICES[name].get("environment", {}), name
+
+
 def test_every_long_running_service_restarts_unless_stopped():
     assert set(LONG_RUNNING) >= {"web", "worker", "beat", "nginx", "postgres", "redis"}
     for name in LONG_RUNNING:
