@@ -45,7 +45,10 @@ class Command(BaseCommand):
         # leaves the caller's handlers alone.
         self.stopping = False
         signal.signal(signal.SIGTERM, self._stop)
-        signal.signal(signal.SIGINT, self._stop)
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            # Run in the background (run.sh), it ignores Ctrl-C as its shell set it to: it
+            # is stopped by a TERM, not mistaken for dead when the terminal's Ctrl-C arrives.
+            signal.signal(signal.SIGINT, self._stop)
         self.stdout.write(f"{timezone.now():%Y-%m-%d %H:%M:%S} scheduler started (pid {os.getpid()})")
         while not self.stopping:
             self.tick()
