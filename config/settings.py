@@ -454,6 +454,7 @@ SPECTACULAR_SETTINGS = {
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
+        "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.reasons.REASONS",
