@@ -84,6 +84,14 @@ class ChainChange:
     before: dict  # the values it replaces ({} for a new chain)
     chain: Chain | None = None  # the stored chain, for an update
 
+    def as_dict(self) -> dict:
+        """What changes, by wire path: {"chainId", "action", "fields": {path: {from, to}}}."""
+        paths = chain_field_paths()
+        return {"chainId": self.chain_id, "action": "update" if self.chain else "create",
+                "fields": {camel_attr(paths.get(name, name)): {"from": self.before.get(name),
+                                                               "to": value}
+                           for name, value in self.values.items()}}
+
     def describe(self) -> str:
         paths = chain_field_paths()
         if self.chain is None:

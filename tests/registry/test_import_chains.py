@@ -294,6 +294,10 @@ def test_dry_run_prints_what_would_change_and_writes_nothing(tmp_path):
         "would be created 1, would be updated 1, unchanged 0, kept 0, skipped 0",
     ]
     assert list(Chain.objects.values()) == before
+    report = json.loads(run_import(list_file(tmp_path, MAINNET), "--dry-run", "--json")[0])
+    assert report["dryRun"] is True and report["updated"] == [1]
+    assert report["changes"] == [{"chainId": 1, "action": "update", "fields": {
+        "name": {"from": "Old name", "to": "Ethereum Mainnet"}}}]
 
 
 @pytest.mark.django_db

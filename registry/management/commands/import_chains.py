@@ -50,6 +50,8 @@ class Command(ReportCommand):
             "skipped": [{"source": str(source), "reason": reason}
                         for source, reason in report.skipped],
         }
+        if dry_run:
+            document["changes"] = [change.as_dict() for change in report.changes]
         lines = [change.describe() for change in report.changes] if dry_run else []
         lines.append(f"{would}created {len(report.created)}, {would}updated "
                      f"{len(report.updated)}, unchanged {len(report.unchanged)}, kept "
