@@ -139,10 +139,16 @@ REPLICA_READ_ROUTES = frozenset({
 # Read on the primary even inside a listed read: an API key made a moment ago must work.
 PRIMARY_READ_MODELS = frozenset({"registry.ApiKey"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    )
+    # Several processes (runserver, run_scheduler, a command) and threads share the file.
+    # WAL: readers never wait for the writer, nor it for them; writers take turns, each
+    # waiting up to SQLITE_TIMEOUT seconds for the lock (IMMEDIATE: a transaction takes it
+    # when it begins, so it waits there rather than failing half-way), and each writes in
+    # short transactions (docs/decisions.md, "SQLite").
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "timeout": env.float("SQLITE_TIMEOUT", default=20.0),
+        "transaction_mode": "IMMEDIATE",
+    })
     # Tests on a file too, as the service runs: on Django's default in-memory test database
     # the live server's threads share one connection, and concurrent requests trip over
     # each other's savepoints, which never happens to the service itself.
@@ -498,6 +504,7 @@ SPECTACULAR_SETTINGS = {
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
+        "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.reasons.REASONS",

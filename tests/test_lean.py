@@ -25,8 +25,8 @@ from core.lean import (
     respond,
     write_answer,
 )
-from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from executors.models import Heartbeat
+from executors.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from verification.serializers import (
     BATCH_LIMIT,
     VerifyBatchRequestSerializer,

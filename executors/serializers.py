@@ -1,3 +1,6 @@
+"""The executors' wire shapes and their rules: the API's (executors/api/) and the Django
+admin's (executors/admin.py), outside api/ so that nothing but the HTTP layer imports api/."""
+
 import json
 import re
 
