@@ -317,7 +317,7 @@ class IndexCursor(models.Model):
 
 
 class MerkleBatch(models.Model):
-    """Documents bound together by one Merkle root (binding mode `merkle`, core/merkle.py):
+    """Documents bound together by one Merkle root (binding mode `merkle`, eas_primitives/merkle.py):
     an executor attested the root under the root schema in `tx_hash`, and reported the
     batch; the service built the tree again from the documents it had handed out, and
     stored each leaf's proof. `attestation_uid` is the root's attestation once the indexer

@@ -25,9 +25,9 @@ from eth_account.messages import encode_typed_data
 from eth_utils import keccak
 
 from attestations.models import Schema
-from core.eas_abi import ZERO_ADDRESS, eas_abi
 from core.errors import ServiceUnavailable
 from core.validators import InvalidHex, normalize_address, normalize_bytes32
+from eas_primitives.abi import ZERO_ADDRESS, eas_abi
 from registry.chain_client import NoEndpointAvailable, endpoint_clients
 from registry.models import Chain, Deployment
 

@@ -107,3 +107,18 @@ def non_field_error(message: str, code: str = "invalid") -> serializers.Validati
     return serializers.ValidationError(
         {api_settings.NON_FIELD_ERRORS_KEY: [serializers.ErrorDetail(message, code=code)]}
     )
+
+
+def field_paths(serializer) -> dict[str, str]:
+    """Where each model attribute a serializer writes sits on the wire (before camelCase):
+    {"short_name": "short_name", "currency_name": "native_currency.name", "chain":
+    "chain_id"}; a nested serializer over the same object (`source="*"`) is looked into."""
+    paths = {}
+    for name, field in serializer.fields.items():
+        if field.read_only:
+            continue
+        if field.source == "*" and isinstance(field, serializers.Serializer):
+            paths.update({source: f"{name}.{path}" for source, path in field_paths(field).items()})
+        else:
+            paths[field.source_attrs[0] if field.source_attrs else field.source] = name
+    return paths

@@ -21,7 +21,7 @@ from core.parsers import DEFAULT_BODY_LIMITS, BodyLimits, json_size, loads_stric
 from core.problems import MAX_ERRORS, problem
 from tests.conftest import assert_problem
 from tests.factories import ContractNameFactory
-from verification.api.serializers import BATCH_LIMIT as VERIFY_BATCH_LIMIT
+from verification.serializers import BATCH_LIMIT as VERIFY_BATCH_LIMIT
 
 pytestmark = pytest.mark.django_db
 

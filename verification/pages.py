@@ -29,8 +29,8 @@ from core.validators import InvalidHex, normalize_bytes32
 from executors.models import Executor
 from registry.models import Chain
 from verification import public_limit
-from verification.api.serializers import VerifyResponseSerializer
 from verification.metrics import count_verify
+from verification.serializers import VerifyResponseSerializer
 from verification.services import verify_document
 
 # What each reason of the verify answer (`reason`, when it has one) tells a person.

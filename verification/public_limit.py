@@ -45,8 +45,8 @@ def client_group(address: str) -> str:
 
 def count(request) -> Window | None:
     """Count one verdict of the request's client against PUBLIC_VERIFICATION_RATE; the
-    window (None without a limit, or when the cache is down). Kept on the request, where
-    config.middleware finds it for the `RateLimit-*` headers."""
+    window (None without a limit). Kept on the request, where config.middleware finds it
+    for the `RateLimit-*` headers."""
     rate = settings.PUBLIC_VERIFICATION_RATE
     if rate is None:
         return None

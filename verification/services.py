@@ -38,9 +38,9 @@ from web3.exceptions import TransactionNotFound, Web3Exception
 from attestations.confirmations import confirmations as count_confirmations
 from attestations.indexer.events import ATTESTED
 from attestations.models import Attestation
-from core.eas_abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
-from core.merkle import root_of
+from eas_primitives.abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
+from eas_primitives.merkle import root_of
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain

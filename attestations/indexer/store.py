@@ -31,7 +31,7 @@ from attestations.models import (
     Timestamp,
 )
 from core import events
-from core.merkle import attested_root
+from eas_primitives.merkle import attested_root
 from registry.models import Chain
 
 logger = logging.getLogger(__name__)
@@ -371,7 +371,7 @@ def _write_attestations(cursor, items, skipped: list[dict], *, revoked: bool,
 
 
 def _link_merkle_batches(chain_id: int, rows: dict, schemas: dict) -> None:
-    """A root attestation (under the root schema, core/merkle.py) binds the Merkle batches its
+    """A root attestation (under the root schema, eas_primitives/merkle.py) binds the Merkle batches its
     attester reported with that root: they verify through it from the range that indexed it
     on, as a direct attestation does (the workflow tracking confirms them later). Another
     attester's attestation of the same root binds nothing."""

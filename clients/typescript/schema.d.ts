@@ -1345,6 +1345,15 @@ export interface components {
              *     * `merkle` - Merkle
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
+            /**
+             * @description Who registered the chain: an administrator, or import_chains.
+             *
+             *     * `admin` - Admin
+             *     * `import` - Import
+             */
+            readonly source: components["schemas"]["ChainSourceEnum"];
+            /** @description The fields an administrator set or edited (all of them for a chain registered by hand): `import_chains` leaves them as they are unless `--overwrite`. */
+            readonly editedFields: string[];
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1374,6 +1383,12 @@ export interface components {
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
         };
+        /**
+         * @description * `admin` - Admin
+         *     * `import` - Import
+         * @enum {string}
+         */
+        ChainSourceEnum: "admin" | "import";
         /**
          * @description * `active` - Active
          *     * `inactive` - Inactive

@@ -7,7 +7,8 @@ from core.conditional import ConditionalMixin
 from core.errors import Conflict
 from core.parsers import BodyLimits
 from core.viewsets import AdminAccess, AdminViewSet, CreatedLocationMixin
-from registry.api import filters, serializers
+from registry import serializers
+from registry.api import filters
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import ProviderHealth, RpcEndpoint

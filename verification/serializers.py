@@ -1,3 +1,7 @@
+"""The verification's wire shapes: the API's request and answer (verification/api/), the
+same answer the public page gives as JSON (verification/pages.py). Outside api/, so that
+nothing but the HTTP layer imports api/ (a contract in pyproject.toml)."""
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
