@@ -322,11 +322,17 @@ PUBLIC_VERIFICATION_RATE = env.rate("PUBLIC_VERIFICATION_RATE", default="60/min"
 # How many proxies in front set X-Forwarded-For (1 behind docker-compose.yml's nginx): the
 # limit counts the address the outermost one saw; 0 counts REMOTE_ADDR.
 PUBLIC_VERIFICATION_PROXIES = env.non_negative_int("PUBLIC_VERIFICATION_PROXIES", default=0)
+# An IPv6 client is counted by its network of this prefix length (a /64 is one subscriber's
+# as a rule, and each of them has 2**64 addresses): 128 counts each address.
+PUBLIC_VERIFICATION_IPV6_PREFIX = env.int_between("PUBLIC_VERIFICATION_IPV6_PREFIX", 64, 1, 128)
 
 # /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
-# `transformer: superjson`; the most calls one batch may hold.
+# `transformer: superjson`; the most calls one batch may hold, and the most items (document
+# hashes and other array items of the inputs, rows of the lists' pages) all its calls may
+# ask for together (trpc/budget.py).
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
 TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
+TRPC_BATCH_BUDGET = env.positive_int("TRPC_BATCH_BUDGET", default=1000)
 
 # Webhooks (webhooks/). Subscribers' URLs must be https to public addresses unless
 # WEBHOOKS_ALLOW_PRIVATE (then http and loopback/private addresses too: tests, one network).

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
+from core.problems import FIRST_NAMED, clip, named
 
 # What JSON type each kind of field takes, checked in this order (a subclass before its base).
 _EXPECTED = (
@@ -39,10 +40,14 @@ class StrictMixin:
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             return super().to_internal_value(data)
+        unknown = [name for name in data if name not in self.fields]
+        if len(unknown) > FIRST_NAMED:  # refused at once, in a few words whatever their number
+            raise non_field_error(f"{len(unknown)} unknown fields, the first "
+                                  f"{named(map(camel_attr, unknown))}.", "unknown_field")
         errors = {}
-        for name in sorted(set(data) - set(self.fields)):
+        for name in sorted(unknown):
             errors[name] = [serializers.ErrorDetail(
-                f"Unknown field {camel_attr(name)!r}.", code="unknown_field"
+                f"Unknown field {clip(camel_attr(name), 80)!r}.", code="unknown_field"
             )]
         for name, field in self.fields.items():
             value = data.get(name)

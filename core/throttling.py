@@ -90,9 +90,3 @@ def count_request(name: str, rate: tuple[int, int]) -> Window | None:
 def _count(counter, key: str, period: int) -> int:
     counter.add(key, 0, timeout=period + 1)
     return counter.incr(key)
-
-
-def over_limit(name: str, rate: tuple[int, int]) -> int | None:
-    """`count_request`, told as the seconds to wait: None while within the limit, else the
-    seconds until the next window."""
-    return count_request(name, rate).wait

@@ -148,12 +148,14 @@ def trusted_attester() -> Coalesce:
 
 def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):
     """Attestations of `document_hash` that pass every rule that a chain cannot undo
-    (active chain, trusted attester, not expired at `now`), earliest first."""
+    (active chain, trusted attester, data as its schema says, not expired at `now`),
+    earliest first."""
     found = Attestation.objects.filter(
         Q(expiration_time__isnull=True) | Q(expiration_time__gt=now),
         trusted_attester(),
         document_hash=document_hash,
         chain__status=Chain.Status.ACTIVE,
+        undecodable=False,
     )
     if chain_id is not None:
         found = found.filter(chain_id=chain_id)
@@ -178,6 +180,7 @@ def reason_rank(now: datetime) -> Case:
     return Case(
         When(~Q(chain__status=Chain.Status.ACTIVE), then=Value(RANK[reasons.CHAIN_INACTIVE])),
         When(~Q(trusted_attester()), then=Value(RANK[reasons.UNTRUSTED_ATTESTER])),
+        When(undecodable=True, then=Value(RANK[reasons.UNDECODABLE])),
         When(revocation_time__isnull=False, then=Value(RANK[reasons.REVOKED])),
         When(expiration_time__lte=now, then=Value(RANK[reasons.EXPIRED])),
         When(confirmations__lt=F("chain__confirmations"), then=Value(RANK[reasons.NOT_FINAL])),
