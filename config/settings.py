@@ -491,6 +491,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "core.request_id.RequestIdLogFilter"},
         "mask_secrets": {"()": "core.log.MaskSecretsFilter"},
+        "runserver_request_lines": {"()": "core.log.OmitRunserverRequestLines"},
     },
     "formatters": {
         # Both formats mask secrets in the whole line, tracebacks included (core/log.py).
@@ -513,6 +514,14 @@ LOGGING = {
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # One line per request, the access log's (ops/observability.py): runserver's request
+    # line (scripts/run.sh) and Django's warning for each 4xx would repeat it. runserver's
+    # other lines (a request it could not parse) and Django's 5xx errors stay.
+    "loggers": {
+        "django.server": {"handlers": ["console"], "propagate": False,
+                          "filters": ["runserver_request_lines"]},
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 # Audit trail (ops/audit.py): the request id as each entry's correlation id, RPC URLs
