@@ -19,7 +19,12 @@ LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "att
           "confirmations": "confirmations", "schema_id": "schema",
           # The evidence to re-check it on the chain (docs/verify-yourself.md).
           "block_hash": "block hash", "log_index": "log index", "eas_address": "eas",
-          "get_attestation_call": "eth_call"}
+          "get_attestation_call": "eth_call",
+          # How it was bound: an offchain attestation (whether the chain proves its time), or
+          # a Merkle batch's root and the document's proof to it.
+          "offchain": "offchain", "timestamp_proven": "time proven",
+          "merkle_root": "merkle root", "proof": "merkle proof"}
+WIDTH = 13  # of the label column: "confirmations"; a longer label still gets a space
 USAGE = 2  # exit status of a usage error; 0 verified, 1 not verified
 UNAVAILABLE = 3  # --live and a chain did not answer: no verdict
 
@@ -98,17 +103,19 @@ class Command(BaseCommand):
         reason = fields.pop("reason", getattr(result, "reason", None))
         lines = [(label, fields.pop(name, None)) for name, label in LABELS.items()]
         lines.append(("reason", reason))
-        lines += sorted(fields.items())
+        lines += [(name.replace("_", " "), value) for name, value in sorted(fields.items())]
         for label, value in lines:
             if value is None:
                 continue
             if label == "chain":
                 value = self._chain_label(value)
+            elif isinstance(value, bool):
+                value = "yes" if value else "no"
             elif hasattr(value, "isoformat"):
                 value = value.isoformat()
-            elif isinstance(value, dict):
+            elif isinstance(value, dict | list):
                 value = json.dumps(value)
-            self.stdout.write(f"  {label:<14}{value}")
+            self.stdout.write(f"  {label:<{WIDTH}} {value}")
 
     @staticmethod
     def _chain_label(chain_id: int) -> str:
