@@ -43,10 +43,7 @@ MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f).
 
 def _normalise(value: str) -> str:
     """The hash as the API takes it, from what a person pastes (spaces, 0X, capitals)."""
-    value = value.strip()
-    if value.startswith("0X"):
-        value = "0x" + value[2:]
-    return normalize_bytes32(value)
+    return normalize_bytes32(value.strip())
 
 
 def _switched_on():

@@ -8,10 +8,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.document_hash import ALGORITHMS, accepted_algorithms, hash_stream
 from core.errors import ServiceUnavailable
+from core.validators import BYTES32_PATTERN, normalize_bytes32
 from registry.models import Chain
 from verification.services import verify_document
 
-DOCUMENT_HASH = re.compile(r"0x[0-9a-fA-F]{64}")
+DOCUMENT_HASH = re.compile(BYTES32_PATTERN)
 # The answer's fields in the order they are printed, with their labels; any other field the
 # answer carries (a reason, evidence) follows under its own name.
 LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "attester",
@@ -73,7 +74,7 @@ class Command(BaseCommand):
             if algorithms:
                 raise CommandError("--algorithm applies to a file, not to a hash.",
                                    returncode=USAGE)
-            return [(None, target.lower())]
+            return [(None, normalize_bytes32(target))]
         path = Path(target)
         if not path.is_file():
             if target[:2].lower() == "0x":
