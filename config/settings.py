@@ -461,6 +461,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "core.schema_hooks.camel_case_path_parameters",  # before the tRPC paths, which use them
         "trpc.openapi.add_trpc_paths",
         "ops.openapi.add_ops_paths",
         "core.schema_hooks.type_nullable_references",

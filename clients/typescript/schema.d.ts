@@ -115,7 +115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chains/{chain_id}": {
+    "/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -337,7 +337,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}": {
+    "/v1/admin/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,7 +365,7 @@ export interface paths {
         patch: operations["adminUpdateChain"];
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}/status": {
+    "/v1/admin/chains/{chainId}/status": {
         parameters: {
             query?: never;
             header?: never;
@@ -774,7 +774,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain-registry/{chain}/jobs/{workflow_id}/result": {
+    "/v1/chain-registry/{chain}/jobs/{workflowId}/result": {
         parameters: {
             query?: never;
             header?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries": {
+    "/v1/webhooks/{subscriptionId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1037,10 +1037,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List deliverys
+         * List deliveries
          * @description A subscription's deliveries (one per event), newest first, with their attempts.
          */
-        get: operations["listDeliverys"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1049,7 +1049,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -2891,7 +2891,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3181,7 +3181,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3653,7 +3653,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -3782,7 +3782,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -3914,7 +3914,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 revoker?: string;
                 to?: string;
@@ -4026,7 +4026,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4462,7 +4462,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 to?: string;
             };
@@ -4742,7 +4742,7 @@ export interface operations {
     adminListCategories: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -5516,7 +5516,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -5825,7 +5825,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -5957,7 +5957,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6101,7 +6101,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6308,7 +6308,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6492,7 +6492,7 @@ export interface operations {
         parameters: {
             query?: {
                 category?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -7265,7 +7265,7 @@ export interface operations {
         parameters: {
             query?: {
                 contractName?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8053,7 +8053,7 @@ export interface operations {
                  *     * `other` - Other
                  */
                 kind?: ("eas" | "other" | "schema_registry")[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8833,7 +8833,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -9495,7 +9495,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 monitored?: boolean;
                 /** @description The initial index from which to return the results. */
@@ -10283,7 +10283,7 @@ export interface operations {
     adminListProviderHealthReports: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10717,7 +10717,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -11666,7 +11666,7 @@ export interface operations {
             path: {
                 /** @description A chain id (31337) or short name (anvil). */
                 chain: string;
-                workflow_id: string;
+                workflowId: string;
             };
             cookie?: never;
         };
@@ -12760,7 +12760,7 @@ export interface operations {
         parameters: {
             query?: {
                 documentHash?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -13318,7 +13318,7 @@ export interface operations {
         parameters: {
             query?: {
                 enabled?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14269,7 +14269,7 @@ export interface operations {
             };
         };
     };
-    listDeliverys: {
+    listDeliveries: {
         parameters: {
             query?: {
                 /**
@@ -14283,7 +14283,7 @@ export interface operations {
                  *     * `chain.status_changed` - Chain Status Changed
                  */
                 eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14296,7 +14296,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14426,7 +14426,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14560,7 +14560,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };

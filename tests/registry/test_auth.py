@@ -65,8 +65,8 @@ def revoked(scope: str) -> str:
 
 def test_the_matrix_found_the_admin_routes():
     templates = {route.template for route in ROUTES}
-    assert {"/v1/admin/chains", "/v1/admin/chains/{chain_id}", "/v1/admin/chains/{chain_id}/status",
-            "/v1/admin/rpc/health", "/v1/admin/rpc/health/{pk}"} <= templates
+    assert {"/v1/admin/chains", "/v1/admin/chains/{chainId}", "/v1/admin/chains/{chainId}/status",
+            "/v1/admin/rpc/health", "/v1/admin/rpc/health/{id}"} <= templates
     assert len(BEARER_ROUTES) >= 34  # 6 resources x 5 methods, status, rpc/health x 3
 
 
