@@ -116,8 +116,11 @@ def test_a_revoked_file_is_not_verified(page, live_server, site, tmp_path):
     site.settle()
     pick(page, live_server, path)
     assert page.inner_text("#verdict-title") == "Not verified"
-    if page.locator("#reason").count():  # once the answer says why
-        assert "(revoked)" in page.inner_text("#reason")
+    assert "(revoked)" in page.inner_text("#reason")
+    # Which attestation, by whom and when, not only the reason (issue 37 item 7).
+    assert page.inner_text("#revoked-attestation") == bound.uid
+    assert page.inner_text("#attester").startswith("executor-1")
+    assert page.inner_text("#revoked-at").endswith(" UTC")
     screenshot(page, "verify-revoked.png", tmp_path)
 
 
