@@ -10,7 +10,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from attestations.models import IndexCursor
 from bindings.models import Workflow
 from executors.models import SelfPreservation
 from registry.models import ApiKey
