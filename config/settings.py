@@ -502,6 +502,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "core.schema_hooks.camel_case_path_parameters",  # before the tRPC paths, which use them
         "trpc.openapi.add_trpc_paths",
         "ops.openapi.add_ops_paths",
         "core.schema_hooks.type_nullable_references",
@@ -533,6 +534,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "core.request_id.RequestIdLogFilter"},
         "mask_secrets": {"()": "core.log.MaskSecretsFilter"},
+        "runserver_request_lines": {"()": "core.log.OmitRunserverRequestLines"},
     },
     "formatters": {
         # Both formats mask secrets in the whole line, tracebacks included (core/log.py).
@@ -555,6 +557,14 @@ LOGGING = {
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # One line per request, the access log's (ops/observability.py): runserver's request
+    # line (scripts/run.sh) and Django's warning for each 4xx would repeat it. runserver's
+    # other lines (a request it could not parse) and Django's 5xx errors stay.
+    "loggers": {
+        "django.server": {"handlers": ["console"], "propagate": False,
+                          "filters": ["runserver_request_lines"]},
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 # Audit trail (ops/audit.py): the request id as each entry's correlation id, RPC URLs

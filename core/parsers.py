@@ -6,8 +6,17 @@ from functools import lru_cache
 
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
-from djangorestframework_camel_case.util import camel_to_underscore
-from rest_framework.exceptions import ParseError, UnsupportedMediaType
+from djangorestframework_camel_case.util import (
+    camel_to_underscore,
+    camelize_re,
+    underscore_to_camel,
+)
+from rest_framework.exceptions import (
+    ErrorDetail,
+    ParseError,
+    UnsupportedMediaType,
+    ValidationError,
+)
 
 from core.problems import named
 
@@ -187,12 +196,45 @@ def _snake(key: str, no_underscore_before_number: bool) -> str:
     return camel_to_underscore(key, no_underscore_before_number=no_underscore_before_number)
 
 
+class SnakeCaseFields(ValidationError):
+    """400 naming body fields sent in snake_case (`document_hash`), as the client wrote them
+    (core.errors leaves attrs so marked as they are): the wire is camelCase."""
+
+    attrs_as_given = True
+
+
+def refuse_snake_case_keys(data, ignore_fields=()) -> None:
+    """SnakeCaseFields naming each key of `data` that holds an underscore, outside the
+    fields kept as sent (`ignore_fields`): the wire is camelCase, and `document_hash` would
+    otherwise be converted into the very field that `documentHash` names, and taken."""
+    found = {}
+    stack = [(data, "")]
+    while stack:  # iterative, like the depth check
+        value, path = stack.pop()
+        if isinstance(value, list):
+            stack.extend((item, f"{path}{index}.") for index, item in enumerate(value))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str) or key in ignore_fields:
+                    continue
+                if "_" in key:
+                    found[path + key] = [ErrorDetail(
+                        f"Unknown field {key!r}: fields are camelCase "
+                        f"({camelize_re.sub(underscore_to_camel, key)!r}).",
+                        code="unknown_field")]
+                stack.append((item, f"{path}{key}."))
+    if found:
+        raise SnakeCaseFields(dict(sorted(found.items())))
+
+
 class JSONParser(CamelCaseJSONParser):
-    """camelCase JSON in, snake_case data out (parsed by `loads_strict`)."""
+    """camelCase JSON in, snake_case data out (parsed by `loads_strict`); a snake_case key
+    is refused as an unknown field."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return underscoreize_json(self.parse_verbatim(stream, media_type, parser_context),
-                                  **self.json_underscoreize)
+        data = self.parse_verbatim(stream, media_type, parser_context)
+        refuse_snake_case_keys(data, self.json_underscoreize.get("ignore_fields") or ())
+        return underscoreize_json(data, **self.json_underscoreize)
 
     def parse_verbatim(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)

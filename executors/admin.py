@@ -57,7 +57,7 @@ class TrustFilter(admin.SimpleListFilter):
 class ExecutorAdmin(admin.ModelAdmin):
     list_display = ["__str__", "chain", "address", "status_now", "heartbeat_age", "lease_expires_at",
                     "trusted", "version"]
-    list_filter = [StatusFilter, TrustFilter, "chain"]
+    list_filter = [StatusFilter, TrustFilter, ("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "name", "=id"]
     list_select_related = ["chain"]
     # All read-only: the executor writes its details at each registration (validated by the
@@ -130,7 +130,7 @@ class TrustedAttesterForm(ApiRulesForm):
 class TrustedAttesterAdmin(admin.ModelAdmin):
     form = TrustedAttesterForm
     list_display = ["address", "chain", "note", "added_by", "created_at"]
-    list_filter = ["chain"]
+    list_filter = [("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "note"]
     readonly_fields = ["added_by", "created_at"]
 

@@ -132,7 +132,7 @@ class DeploymentForm(ApiRulesForm):
 class DeploymentAdmin(admin.ModelAdmin):
     form = DeploymentForm
     list_display = ["contract_version", "chain", "address", "kind", "start_block", "created_at"]
-    list_filter = ["kind", "chain"]
+    list_filter = ["kind", ("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "contract_version__contract_name__name"]
     readonly_fields = ["created_at"]
     list_select_related = ["chain", "contract_version__contract_name"]
@@ -167,7 +167,8 @@ class RpcEndpointAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = RpcEndpointForm
     list_display = ["masked_url", "chain", "provider", "priority", "current_status", "status",
                     "latency_ms", "lag_blocks", "uptime_1h", "uptime_24h", "last_checked_at"]
-    list_filter = ["status", "provider", "monitoring_enabled", "chain"]
+    list_filter = ["status", "provider", "monitoring_enabled",
+                   ("chain", admin.RelatedOnlyFieldListFilter)]
     # The provider, and the URL's host (get_search_results): never the URL itself.
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",

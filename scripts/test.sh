@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
 # Two checkouts testing at once on one machine keep apart by these (pytest-django makes
 # test_<name>, and test_<name>_gw<n> per worker; the Redis tests flush their database, each
-# worker its own: REDIS_DB and the TEST_WORKERS - 1 below it).
+# worker its own: REDIS_DB and the TEST_WORKERS - 1 below it, and a worker refuses one that
+# another client is connected to, naming it: tests/redis_db.py).
 DB_NAME="${TEST_DATABASE_NAME:-chain_registry}" REDIS_DB="${TEST_REDIS_DB:-15}"
 listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
 

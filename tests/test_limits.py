@@ -101,17 +101,19 @@ def test_the_openapi_schema_documents_429_with_retry_after(anon):
 # Pagination caps.
 
 
-def test_a_page_is_capped_at_the_maximum_limit(admin):
+def test_a_page_is_at_most_the_maximum_limit(admin):
     from core.pagination import LimitOffsetPagination
 
     ChainFactory.create_batch(3)
     LimitOffsetPagination.max_limit, saved = 2, LimitOffsetPagination.max_limit
     try:
-        body = admin.get("/v1/admin/chains?limit=100000").json()
+        body = admin.get("/v1/admin/chains?limit=2").json()
+        refused = admin.get("/v1/admin/chains?limit=3")
     finally:
         LimitOffsetPagination.max_limit = saved
     assert len(body["results"]) == 2
     assert "limit=2" in body["next"]
+    assert refused.status_code == 400
 
 
 # Outbound timeouts: every provider the chain client builds has one.

@@ -2,6 +2,7 @@
 are not generated, so their paths are written here, the procedures taken from the registry.
 docs/api.md has the whole protocol."""
 
+from core.schema_hooks import schema_path
 from trpc.dispatch import path_params, path_template
 from trpc.procedures import PROCEDURES
 
@@ -48,11 +49,10 @@ def _rest_operation(paths: dict, name: str) -> dict:
     field of each URL parameter (what clients/typescript/trpc.d.ts is made from)."""
     procedure = PROCEDURES[name]
     params = path_params(procedure.url_name)
-    # drf-spectacular names a primary key {id}.
-    path = path_template(procedure.url_name).replace("{pk}", "{id}")
-    operation = paths[path][procedure.method.lower()]
+    operation = paths[schema_path(path_template(procedure.url_name))][procedure.method.lower()]
     return {"name": name, "kind": procedure.kind, "operationId": operation["operationId"],
-            "pathInputs": {("id" if p == "pk" else p): procedure.input_field(p) for p in params}}
+            "pathInputs": {schema_path(f"{{{p}}}")[1:-1]: procedure.input_field(p)
+                           for p in params}}
 
 
 def add_trpc_paths(result, generator, request, public):

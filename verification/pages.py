@@ -12,7 +12,8 @@ and a Cache-Control: a verdict may be kept a minute by the browser that asked (p
 RateLimit-* headers are that client's), the form five minutes by anyone, an error nowhere.
 
 The page shows only what verify_document answers, plus the names of what that answer points
-at (the chain's name and explorer, the attester's registered name).
+at (the chain's name and explorer, the attester's registered name); for a `revoked` answer,
+also which attestation was revoked, by whom and when (`revocation_of`).
 """
 
 from functools import wraps
@@ -31,7 +32,7 @@ from registry.models import Chain
 from verification import public_limit
 from verification.metrics import count_verify
 from verification.serializers import VerifyResponseSerializer
-from verification.services import verify_document
+from verification.services import revocation_of, verify_document
 
 # What each reason of the verify answer (`reason`, when it has one) tells a person.
 REASON_TEXT = {
@@ -71,10 +72,7 @@ def _page_headers(view):
 
 def _normalise(value: str) -> str:
     """The hash as the API takes it, from what a person pastes (spaces, 0X, capitals)."""
-    value = value.strip()
-    if value.startswith("0X"):
-        value = "0x" + value[2:]
-    return normalize_bytes32(value)
+    return normalize_bytes32(value.strip())
 
 
 def _switched_on():
@@ -141,25 +139,28 @@ def verify_verdict(request, document_hash: str):
         response = answer(VerifyResponseSerializer, result)
     else:
         reason = getattr(result, "reason", None)  # once the answer says why
+        names = {}
+        revocation = revocation_of(normalised) if reason == "revoked" else None
+        if result.verified:
+            names = _names(result.chain_id, result.attester, result.tx_hash)
+        elif revocation is not None:
+            names = _names(revocation.chain_id, revocation.attester)
         response = render(request, "verification/verdict.html", _form_context(
             document_hash=normalised, result=result, reason=reason,
-            reason_text=REASON_TEXT.get(reason, ""),
-            **_names(result)))
+            reason_text=REASON_TEXT.get(reason, ""), revocation=revocation, **names))
     response["Cache-Control"] = CACHE_VERDICT
     return response
 
 
-def _names(result) -> dict:
-    """What the answer's chain id and attester are called: the chain's name and explorer
-    links, the attester's name when an executor of that chain with that address has one."""
-    if not result.verified:
-        return {}
-    chain = Chain.objects.filter(pk=result.chain_id).first()
-    attester_name = (Executor.objects.filter(chain_id=result.chain_id, address=result.attester)
+def _names(chain_id: int, attester: str, tx_hash: str | None = None) -> dict:
+    """What a chain id and an attester are called: the chain's name and explorer links, the
+    attester's name when an executor of that chain with that address has one."""
+    chain = Chain.objects.filter(pk=chain_id).first()
+    attester_name = (Executor.objects.filter(chain_id=chain_id, address=attester)
                      .exclude(name="").values_list("name", flat=True).first())
     explorer = (chain.explorer_url.rstrip("/") if chain and chain.explorer_url else "")
     return {
-        "chain_name": chain.name if chain else f"chain {result.chain_id}",
+        "chain_name": chain.name if chain else f"chain {chain_id}",
         "attester_name": attester_name,
-        "tx_url": f"{explorer}/tx/{result.tx_hash}" if explorer and result.tx_hash else "",
+        "tx_url": f"{explorer}/tx/{tx_hash}" if explorer and tx_hash else "",
     }

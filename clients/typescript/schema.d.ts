@@ -115,7 +115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chains/{chain_id}": {
+    "/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -337,7 +337,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}": {
+    "/v1/admin/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,7 +365,7 @@ export interface paths {
         patch: operations["adminUpdateChain"];
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}/status": {
+    "/v1/admin/chains/{chainId}/status": {
         parameters: {
             query?: never;
             header?: never;
@@ -774,7 +774,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain-registry/{chain}/jobs/{workflow_id}/result": {
+    "/v1/chain-registry/{chain}/jobs/{workflowId}/result": {
         parameters: {
             query?: never;
             header?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries": {
+    "/v1/webhooks/{subscriptionId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1037,10 +1037,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List deliverys
+         * List deliveries
          * @description A subscription's deliveries (one per event), newest first, with their attempts.
          */
-        get: operations["listDeliverys"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1049,7 +1049,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -2909,7 +2909,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3199,7 +3199,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3671,7 +3671,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -3800,7 +3800,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -3932,7 +3932,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 revoker?: string;
                 to?: string;
@@ -4044,7 +4044,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4480,7 +4480,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 to?: string;
             };
@@ -4760,7 +4760,7 @@ export interface operations {
     adminListCategories: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -5534,7 +5534,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -5843,7 +5843,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -5975,7 +5975,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6119,7 +6119,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6326,7 +6326,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6510,7 +6510,7 @@ export interface operations {
         parameters: {
             query?: {
                 category?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -7283,7 +7283,7 @@ export interface operations {
         parameters: {
             query?: {
                 contractName?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8071,7 +8071,7 @@ export interface operations {
                  *     * `other` - Other
                  */
                 kind?: ("eas" | "other" | "schema_registry")[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8851,7 +8851,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -9513,7 +9513,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 monitored?: boolean;
                 /** @description The initial index from which to return the results. */
@@ -10301,7 +10301,7 @@ export interface operations {
     adminListProviderHealthReports: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10735,7 +10735,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -11684,7 +11684,7 @@ export interface operations {
             path: {
                 /** @description A chain id (31337) or short name (anvil). */
                 chain: string;
-                workflow_id: string;
+                workflowId: string;
             };
             cookie?: never;
         };
@@ -12778,7 +12778,7 @@ export interface operations {
         parameters: {
             query?: {
                 documentHash?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -13336,7 +13336,7 @@ export interface operations {
         parameters: {
             query?: {
                 enabled?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14287,7 +14287,7 @@ export interface operations {
             };
         };
     };
-    listDeliverys: {
+    listDeliveries: {
         parameters: {
             query?: {
                 /**
@@ -14301,7 +14301,7 @@ export interface operations {
                  *     * `chain.status_changed` - Chain Status Changed
                  */
                 eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14314,7 +14314,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14444,7 +14444,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14578,7 +14578,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };

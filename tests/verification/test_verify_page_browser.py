@@ -7,12 +7,12 @@ else in a temporary folder, so that a test run leaves the checkout as it was."""
 
 import hashlib
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from eth_utils import keccak
 
+from tests.browser import chromium
 from tests.conftest import missing
 from tests.verification.test_verify_e2e import Site, make_site
 
@@ -26,23 +26,10 @@ EXPLORER = "https://explorer.example"
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        missing("chromium is not installed", "run scripts/client_tools.sh as root")
     if not NOBLE.exists():
         missing("@noble/hashes is not installed", "run scripts/web_assets.sh (needs npm)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop running in this thread, which Django takes
-    # for async code and refuses the ORM in; there is no async code of ours here.
-    patch = pytest.MonkeyPatch()
-    patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with patch.context(), sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium,
-                                              args=["--no-sandbox", "--disable-gpu"])
+    with chromium() as launched:
         yield launched
-        launched.close()
-    patch.undo()
 
 
 @pytest.fixture
@@ -136,8 +123,11 @@ def test_a_revoked_file_is_not_verified(page, live_server, site, tmp_path):
     site.settle()
     pick(page, live_server, path)
     assert page.inner_text("#verdict-title") == "Not verified"
-    if page.locator("#reason").count():  # once the answer says why
-        assert "(revoked)" in page.inner_text("#reason")
+    assert "(revoked)" in page.inner_text("#reason")
+    # Which attestation, by whom and when, not only the reason (issue 37 item 7).
+    assert page.inner_text("#revoked-attestation") == bound.uid
+    assert page.inner_text("#attester").startswith("executor-1")
+    assert page.inner_text("#revoked-at").endswith(" UTC")
     screenshot(page, "verify-revoked.png", tmp_path)
 
 

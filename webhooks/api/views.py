@@ -74,7 +74,7 @@ class DeliveryViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
 
     def get_queryset(self):
         subscriptions = _owned(Subscription.objects.all(), self.request)
-        subscription = get_object_or_404(subscriptions, pk=self.kwargs["subscription_pk"])
+        subscription = get_object_or_404(subscriptions, pk=self.kwargs["subscription_id"])
         return (Delivery.objects.filter(subscription=subscription)
                 .select_related("event", "subscription").order_by("-event_id"))
 
@@ -84,7 +84,7 @@ class DeliveryViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
 
     @extend_schema(request=None, responses={202: serializers.DeliveryDetailSerializer})
     @action(detail=True, methods=["post"])
-    def redeliver(self, request, subscription_pk=None, pk=None):
+    def redeliver(self, request, subscription_id=None, pk=None):
         """Send this delivery again, with the same webhook-id, before the subscription's
         other pending events."""
         delivery = services.delivery_redeliver(self.get_object())
