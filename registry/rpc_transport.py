@@ -7,6 +7,8 @@ client (requests, under web3):
 
 - Link-local addresses (169.254.0.0/16, fe80::/10: where cloud metadata services answer),
   the other known metadata addresses, unspecified and multicast ones are always refused.
+  An IPv6 address that embeds an IPv4 one (IPv4-mapped, NAT64, 6to4, IPv4-compatible) is
+  judged as the IPv4 address it reaches.
   Loopback and private ranges (self-hosted nodes) are allowed unless RPC_ALLOW_PRIVATE is
   false. Checked when a URL is saved (literal addresses and well-known names, no DNS) and at
   every connection on the address actually connected to (a public-looking name may resolve
@@ -66,15 +68,35 @@ class ResponseTooLarge(RpcRefusal):
 RPC = "RPC_ALLOW_PRIVATE"
 
 
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
+# (RFC 6052) and the deprecated IPv4-compatible addresses (::a.b.c.d). Local-use NAT64
+# (RFC 8215) is private whatever it embeds (Python 3.11 counts it global).
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def _judged(ip):
+    """The address the rules judge: the IPv4 address an IPv6 one embeds (IPv4-mapped, NAT64,
+    6to4, IPv4-compatible) reaches that IPv4 host, so it is judged as that host."""
+    if ip.version == 4:
+        return ip
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip in _NAT64 or (ip in _IPV4_COMPATIBLE and int(ip) > 1):  # not :: nor ::1
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return ip
+
+
 def address_refusal(address: str, private_setting: str = RPC) -> str | None:
     """Why connecting to IP `address` is refused, or None when it is allowed."""
-    ip = ipaddress.ip_address(address.partition("%")[0])  # without an IPv6 zone
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip = _judged(ipaddress.ip_address(address.partition("%")[0]))  # without an IPv6 zone
     if (ip.is_link_local or ip.is_unspecified or ip.is_multicast
             or any(ip in network for network in _METADATA_NETWORKS)):
         return "link-local or metadata address"
-    if not getattr(settings, private_setting) and not ip.is_global:
+    if not getattr(settings, private_setting) and (not ip.is_global or ip in _LOCAL_NAT64):
         return f"private address, and {private_setting} is false"
     return None
 

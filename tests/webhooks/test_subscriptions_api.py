@@ -27,6 +27,7 @@ def test_the_secret_is_shown_once_and_stored_encrypted(api, receiver):
 @pytest.mark.parametrize("url", [
     "http://127.0.0.1:9/hook", "https://10.1.2.3/hook", "https://[::1]/hook",
     "https://localhost/hook", "ftp://example.org/hook",
+    "https://[64:ff9b::7f00:1]/hook", "https://[2002:a01:203::1]/hook", "https://[::10.1.2.3]/hook",
 ])
 def test_a_private_or_plain_http_url_is_refused_unless_allowed(api, settings, url):
     settings.WEBHOOKS_ALLOW_PRIVATE = False
@@ -37,7 +38,9 @@ def test_a_private_or_plain_http_url_is_refused_unless_allowed(api, settings, ur
 
 
 def test_link_local_and_metadata_addresses_are_refused_even_when_private_ones_are_allowed(api):
-    for url in ("http://169.254.169.254/latest", "https://metadata.google.internal/x"):
+    for url in ("http://169.254.169.254/latest", "https://metadata.google.internal/x",
+                "http://[64:ff9b::a9fe:a9fe]/latest", "http://[2002:a9fe:a9fe::]/latest",
+                "http://[::169.254.169.254]/latest"):
         response = api.post("/v1/webhooks", {"url": url, "eventTypes": ["chain.status_changed"]},
                             format="json")
         assert response.status_code == 400, url
