@@ -7,10 +7,12 @@ process forgets the memo at once. Who may receive what:
 - workflow events: the key that created the workflow, and admin keys;
 - executor and RPC endpoint events: admin keys only (the admin API's data);
 - chain events: every key;
-- document events: the keys that watch the document hash or bound it (webhooks/outbox.py
-  asks the database, for the few subscriptions that want them).
+- document events: the keys that watch the document hash or bound it (the database is
+  asked, for the few subscriptions that want them).
 
-Filters (chain, workflow, document hash) narrow each subscription further.
+Filters (chain, workflow, document hash) narrow each subscription further. The change's
+transaction only asks whether anyone takes an event (webhooks/outbox.py); the fan-out, after
+the commit, asks who.
 """
 
 import time
@@ -18,7 +20,15 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from webhooks.models import ADMIN_EVENT_TYPES, WORKFLOW_EVENT_TYPES, EventType, Subscription
+from bindings.models import Workflow
+from webhooks.models import (
+    ADMIN_EVENT_TYPES,
+    DOCUMENT_EVENT_TYPES,
+    WORKFLOW_EVENT_TYPES,
+    EventType,
+    Subscription,
+    Watch,
+)
 
 # What the apps emit (core/events.py) -> the event types it becomes here. The indexer's
 # facts become document events once webhooks/outbox.py has checked them.
@@ -68,10 +78,11 @@ def forget() -> None:
     _memo = None
 
 
-def routes() -> list[Route]:
+def routes(*, fresh: bool = False) -> list[Route]:
+    """The enabled subscriptions, as read at most WEBHOOKS_MEMO_SECONDS ago (`fresh`: now)."""
     global _memo
     now = time.monotonic()
-    if _memo is not None and now - _memo[0] < settings.WEBHOOKS_MEMO_SECONDS:
+    if not fresh and _memo is not None and now - _memo[0] < settings.WEBHOOKS_MEMO_SECONDS:
         return _memo[1]
     found = [Route(s.id, s.owner, s.owner_is_admin, frozenset(s.event_types), s.chain_id,
                    s.workflow_id, s.document_hash)
@@ -86,3 +97,25 @@ def wants(fact: str) -> bool:
     """Whether any enabled subscription may receive what `fact` becomes."""
     types = FACTS.get(fact, ())
     return any(route.types & types for route in routes())
+
+
+def takers(event_type: str, subject: dict, candidates: list[Route]) -> list[Route]:
+    """The routes among `candidates` that receive `event_type` about `subject`."""
+    found = [r for r in candidates if r.takes(event_type, subject)]
+    if event_type in DOCUMENT_EVENT_TYPES:
+        found = _interested(found, subject.get("document_hash"))
+    return found
+
+
+def _interested(found: list[Route], document_hash: str | None) -> list[Route]:
+    """The routes whose owner watches `document_hash`, bound it, or filters on it."""
+    if not document_hash or not found:
+        return []
+    owners = {r.owner for r in found if r.document_hash != document_hash}
+    known = set(Watch.objects.filter(owner__in=owners, document_hash=document_hash)
+                .values_list("owner", flat=True))
+    if owners - known:
+        known |= set(Workflow.objects.filter(created_by__in=owners - known,
+                                             document_hash=document_hash)
+                     .values_list("created_by", flat=True).distinct())
+    return [r for r in found if r.document_hash == document_hash or r.owner in known]

@@ -1,12 +1,12 @@
-"""Webhook workflows: subscribing, rotating a secret, enabling again, redelivering, and the
-periodic sweep."""
+"""Webhook workflows: subscribing (at most WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY per key),
+rotating a secret, enabling again, redelivering, and the periodic sweep."""
 
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -14,8 +14,8 @@ from core.errors import Conflict, Invalid
 from registry.authentication import KeyHolder
 from registry.models import KeyScope
 from registry.rpc_transport import host_refusal
-from webhooks import routing
-from webhooks.delivery import PRIVATE_SETTING, head_due, scheme_refusal
+from webhooks import queueing, routing
+from webhooks.delivery import head_due
 from webhooks.models import (
     ADMIN_EVENT_TYPES,
     Delivery,
@@ -23,8 +23,8 @@ from webhooks.models import (
     Event,
     Subscription,
 )
-from webhooks.outbox import _QueueRun
 from webhooks.secrets import new_secret, seal
+from webhooks.sending import PRIVATE_SETTING, scheme_refusal
 
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 
@@ -52,13 +52,29 @@ def check_subscription(*, holder: KeyHolder, url: str, event_types: list[str]) -
         raise Invalid(errors)
 
 
+# The PostgreSQL advisory locks of subscription creation: (this class, a hash of the key).
+_CREATE_LOCK_CLASS = 0x5EB
+
+
 def subscription_create(*, holder: KeyHolder, **fields) -> tuple[Subscription, str]:
-    """A new subscription of `holder`'s and its secret (shown this once)."""
+    """A new subscription of `holder`'s and its secret (shown this once); a 409 when the key
+    has WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY already (each subscription is a delivery per
+    event: the fan-out is bounded per key)."""
     check_subscription(holder=holder, url=fields["url"], event_types=fields["event_types"])
     secret = new_secret()
-    subscription = Subscription.objects.create(
-        owner=holder.prefix, owner_is_admin=holder.scope == KeyScope.ADMIN,
-        secret_encrypted=seal(secret), **fields)
+    limit = settings.WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY
+    with transaction.atomic():
+        if connection.vendor == "postgresql":  # two creations at once count one after the other
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_CREATE_LOCK_CLASS, holder.prefix])
+        if Subscription.objects.filter(owner=holder.prefix).count() >= limit:
+            raise Conflict(f"This key has {limit} subscriptions, the most allowed "
+                           "(WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY): delete one first.",
+                           code="subscription_limit")
+        subscription = Subscription.objects.create(
+            owner=holder.prefix, owner_is_admin=holder.scope == KeyScope.ADMIN,
+            secret_encrypted=seal(secret), **fields)
     routing.forget()
     return subscription, secret
 
@@ -77,7 +93,7 @@ def subscription_update(subscription: Subscription, *, holder: KeyHolder, **chan
             subscription.disabled_at, subscription.disabled_reason = None, ""
             subscription.deliveries.filter(state=DeliveryState.PENDING).update(
                 next_attempt_at=now, pending_since=now)
-            transaction.on_commit(_QueueRun(subscription.pk), robust=True)
+            transaction.on_commit(lambda: queueing.queue_run(subscription.pk), robust=True)
         subscription.save()
     routing.forget()
 
@@ -111,7 +127,8 @@ def delivery_redeliver(delivery: Delivery) -> Delivery:
         Delivery.objects.filter(pk=delivery.pk).update(
             state=DeliveryState.PENDING, next_attempt_at=now, pending_since=now,
             delivered_at=None)
-        transaction.on_commit(_QueueRun(delivery.subscription_id), robust=True)
+        transaction.on_commit(lambda: queueing.queue_run(delivery.subscription_id),
+                              robust=True)
     delivery.refresh_from_db()
     return delivery
 
@@ -120,22 +137,26 @@ def delivery_redeliver(delivery: Delivery) -> Delivery:
 class SweepReport:
     queued: int = 0
     purged_events: int = 0
+    waiting_events: int = 0
 
     def as_dict(self) -> dict:
-        return {"queued": self.queued, "purgedEvents": self.purged_events}
+        return {"queued": self.queued, "purgedEvents": self.purged_events,
+                "waitingEvents": self.waiting_events}
 
 
 def deliveries_sweep(*, queue, now=None) -> SweepReport:
     """Queue a run (`queue(subscription_id)`) for each subscription whose oldest pending
     delivery is due and that nobody holds (a lost message, a killed worker, a retry that
-    came due), and forget events older than WEBHOOKS_RETENTION_DAYS that are settled."""
+    came due), count the events still waiting for their fan-out, and forget events older
+    than WEBHOOKS_RETENTION_DAYS that are settled."""
     now = now or timezone.now()
     report = SweepReport()
     for subscription_id in head_due(now).values_list("pk", flat=True):
         queue(subscription_id)
         report.queued += 1
+    report.waiting_events = Event.objects.filter(fanned_out=False).count()
     cutoff = now - timedelta(days=settings.WEBHOOKS_RETENTION_DAYS)
     pending = Delivery.objects.filter(event=OuterRef("pk"), state=DeliveryState.PENDING)
-    report.purged_events = (Event.objects.filter(occurred_at__lt=cutoff)
+    report.purged_events = (Event.objects.filter(occurred_at__lt=cutoff, fanned_out=True)
                             .exclude(Exists(pending)).delete()[1].get("webhooks.Event", 0))
     return report
