@@ -75,6 +75,12 @@ def subscription_deliver(subscription_id, *, budget: float | None = None) -> int
                 return delivered
             try:
                 delivered += _drain(subscription_id, token, sender, stop_at)
+            except InvalidToken:
+                logger.error("Webhook subscription %s: its signing secret cannot be decrypted "
+                             "(SECRET_KEY changed without WEBHOOKS_SECRET_KEY?); nothing is "
+                             "sent until the key it was sealed under is set again.",
+                             subscription_id)
+                return delivered
             finally:
                 Subscription.objects.filter(pk=subscription_id, claim_token=token).update(
                     claimed_until=None, claim_token=None)
@@ -109,13 +115,7 @@ def _drain(subscription_id, token, sender: Sender | None, stop_at: float | None 
             claimed_until=now + timedelta(seconds=settings.WEBHOOKS_CLAIM_SECONDS))
         if not renewed:  # our claim ran out and another run took the subscription
             return delivered
-        try:
-            outcome = send(head, sender=sender)
-        except InvalidToken:
-            logger.error("Webhook subscription %s: its signing secret cannot be decrypted "
-                         "(SECRET_KEY changed without WEBHOOKS_SECRET_KEY?); nothing is sent "
-                         "until the key it was sealed under is set again.", subscription_id)
-            return delivered
+        outcome = send(head, sender=sender)  # InvalidToken: the run stops, unrecorded
         record_outcome(head, outcome)
         if not outcome.ok:
             return delivered

@@ -123,3 +123,18 @@ def test_a_document_hash_filter_is_cleared_with_null(api, receiver):
     cleared = api.patch(f"/v1/webhooks/{subscription_id}", {"documentHash": None}, format="json")
     assert cleared.status_code == 200 and cleared.json()["documentHash"] is None
     assert Subscription.objects.get().document_hash == ""
+
+
+def test_a_key_has_at_most_the_cap_of_subscriptions_then_a_409(api, receiver, settings):
+    settings.WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY = 3
+    ids = [subscribe(api, receiver.url, ["chain.status_changed"])[0] for _ in range(3)]
+
+    refused = api.post("/v1/webhooks", {"url": receiver.url,
+                                        "eventTypes": ["chain.status_changed"]}, format="json")
+    body = assert_problem(refused, 409, "subscription_limit")
+    assert "3 subscriptions" in body["detail"] and len(refused.content) < 1000
+    assert Subscription.objects.count() == 3
+    # The cap is per key: another key subscribes; one deleted makes room again.
+    subscribe(client_for(make_key(KeyScope.API)), receiver.url, ["chain.status_changed"])
+    assert api.delete(f"/v1/webhooks/{ids[0]}").status_code == 204
+    subscribe(api, receiver.url, ["chain.status_changed"])
