@@ -28,10 +28,7 @@ FAN_OUT_BATCH = 200  # events per fan-out transaction
 
 def record_event(fact: str, data: dict, occurred_at, subject: dict) -> None:
     """core.events listener: write the events `fact` becomes that someone takes."""
-    types = routing.FACTS.get(fact)
-    if not types:
-        return
-    candidates = [r for r in routing.routes() if r.types & types]
+    candidates = routing.candidates(fact)
     if not candidates:
         return
     subject = {k: str(v) if k == "workflow_id" and v is not None else v

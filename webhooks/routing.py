@@ -70,7 +70,14 @@ class Route:
         return not self.document_hash or subject.get("document_hash") == self.document_hash
 
 
-_memo: tuple[float, list[Route]] | None = None
+@dataclass
+class _Memo:
+    at: float
+    routes: list[Route]
+    by_fact: dict  # fact -> the routes that may take what it becomes, filled as asked
+
+
+_memo: _Memo | None = None
 
 
 def forget() -> None:
@@ -78,25 +85,38 @@ def forget() -> None:
     _memo = None
 
 
-def routes(*, fresh: bool = False) -> list[Route]:
-    """The enabled subscriptions, as read at most WEBHOOKS_MEMO_SECONDS ago (`fresh`: now)."""
+def _read(fresh: bool = False) -> _Memo:
     global _memo
     now = time.monotonic()
-    if not fresh and _memo is not None and now - _memo[0] < settings.WEBHOOKS_MEMO_SECONDS:
-        return _memo[1]
-    found = [Route(s.id, s.owner, s.owner_is_admin, frozenset(s.event_types), s.chain_id,
-                   s.workflow_id, s.document_hash)
-             for s in Subscription.objects.filter(enabled=True).only(
-                 "id", "owner", "owner_is_admin", "event_types", "chain_id", "workflow_id",
-                 "document_hash")]
-    _memo = (now, found)
+    if not fresh and _memo is not None and now - _memo.at < settings.WEBHOOKS_MEMO_SECONDS:
+        return _memo
+    rows = Subscription.objects.filter(enabled=True).values_list(
+        "id", "owner", "owner_is_admin", "event_types", "chain_id", "workflow_id",
+        "document_hash")
+    _memo = _Memo(now, [Route(i, o, a, frozenset(t), c, w, d) for i, o, a, t, c, w, d in rows],
+                  {})
+    return _memo
+
+
+def routes(*, fresh: bool = False) -> list[Route]:
+    """The enabled subscriptions, as read at most WEBHOOKS_MEMO_SECONDS ago (`fresh`: now)."""
+    return _read(fresh).routes
+
+
+def candidates(fact: str) -> list[Route]:
+    """The enabled subscriptions that may take an event type `fact` becomes (worked out once
+    per memo: a transition does not loop over every subscription)."""
+    memo = _read()
+    found = memo.by_fact.get(fact)
+    if found is None:
+        types = FACTS.get(fact, frozenset())
+        found = memo.by_fact[fact] = [r for r in memo.routes if r.types & types]
     return found
 
 
 def wants(fact: str) -> bool:
     """Whether any enabled subscription may receive what `fact` becomes."""
-    types = FACTS.get(fact, ())
-    return any(route.types & types for route in routes())
+    return bool(candidates(fact))
 
 
 def takers(event_type: str, subject: dict, candidates: list[Route]) -> list[Route]:
