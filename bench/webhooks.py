@@ -88,21 +88,25 @@ def enable_only(owners: set[str]) -> None:
     routing.forget()
 
 
-def claims_per_second(env, args, owners: set[str]) -> tuple[float, list[int]]:
-    """Claims/s of one round with the subscriptions of `owners` enabled, and the ids of the
-    events the round wrote."""
+def claims_per_second(env, args, owners: set[str]) -> tuple[float, float, list[int]]:
+    """One round with the subscriptions of `owners` enabled: claims per second of wall time,
+    claims per CPU second of the service (gunicorn's workers and PostgreSQL), and the ids of
+    the events the round wrote."""
     from webhooks.models import Event
 
     enable_only(owners)
     raw_key, executor_ids = claims.prepare(args.workflows, args.executors)
     before = Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    cpu = harness.CpuUse()
     with gunicorn(env, workers=args.workers) as port:
-        got, errors, seconds = claims.drain(port, raw_key, executor_ids)
+        with cpu.measuring(port):
+            got, errors, seconds = claims.drain(port, raw_key, executor_ids)
     handed = sum(len(jobs) for jobs in got.values())
     if errors or handed != args.workflows:
         raise SystemExit(f"claims went wrong: {handed} handed out, errors {dict(errors)}")
     claims.cleanup()  # the workflows; the events stay
-    return handed / seconds, list(Event.objects.filter(id__gt=before).values_list("id", flat=True))
+    written = list(Event.objects.filter(id__gt=before).values_list("id", flat=True))
+    return handed / seconds, handed / (cpu.server + cpu.database), written
 
 
 def transition_milliseconds(count: int, owners: set[str]) -> float:
@@ -212,19 +216,28 @@ def main() -> None:
         cleanup()
         (single,) = subscribe(receiver.url, sorted(one))
         subscribe(receiver.url, sorted(many), PER_KEY)
-        rates = {"none": [], "one": [], "many": []}
-        events = {"one": [], "many": []}
-        for _ in range(args.rounds):
-            for name, owners in (("none", set()), ("one", one), ("many", many)):
-                rate, written = claims_per_second(env, args, owners)
+        configs = [("none", set()), ("one", one), ("many", many)]
+        rates = {name: [] for name, _ in configs}
+        per_cpu = {name: [] for name, _ in configs}
+        events = {name: [] for name, _ in configs}
+        for n in range(args.rounds):
+            # Each round in the other order than the last: a drift of the machine's load
+            # weighs on each configuration alike.
+            for name, owners in (configs if n % 2 == 0 else configs[::-1]):
+                rate, cpu_rate, written = claims_per_second(env, args, owners)
                 rates[name].append(rate)
-                events.setdefault(name, []).extend(written)
-        line_one, _ = ratio_line("1 subscription:     ", rates["one"], rates["none"])
-        line_many, _ = ratio_line("1,000 subscriptions:", rates["many"], rates["none"])
-        say(f"claims/s through gunicorn ({args.executors} executors, {args.workers} workers, "
-            f"{args.workflows} per round, {args.rounds} interleaved rounds):",
+                per_cpu[name].append(cpu_rate)
+                events[name].extend(written)
+        say(f"claims through gunicorn ({args.executors} executors, {args.workers} workers, "
+            f"{args.workflows} per round, {args.rounds} interleaved rounds), per second:",
             "  without a subscription:    " + ", ".join(f"{r:.0f}" for r in rates["none"]),
-            line_one, line_many,
+            ratio_line("1 subscription:     ", rates["one"], rates["none"])[0],
+            ratio_line("1,000 subscriptions:", rates["many"], rates["none"])[0],
+            "per CPU second of the service (gunicorn workers + PostgreSQL: what a shared "
+            "machine's load disturbs least):",
+            "  without a subscription:    " + ", ".join(f"{r:.0f}" for r in per_cpu["none"]),
+            ratio_line("1 subscription:     ", per_cpu["one"], per_cpu["none"])[0],
+            ratio_line("1,000 subscriptions:", per_cpu["many"], per_cpu["none"])[0],
             f"  events written: {len(events['one'])} with 1, {len(events['many'])} with 1,000 "
             "(one row per claim whatever the subscriptions)")
 
