@@ -46,10 +46,11 @@ def test_link_local_and_metadata_addresses_are_refused_even_when_private_ones_ar
         assert response.status_code == 400, url
 
 
-def test_every_connection_checks_the_address_it_reaches(api, settings, chain, admin):
+@pytest.mark.parametrize("url", ["https://127.0.0.1:9/hook", "https://localhost:9/hook"])
+def test_every_connection_checks_the_address_it_reaches(api, settings, chain, admin, url):
     # Saved while private addresses were allowed, delivered after they no longer are: the
     # address is checked where the connection is made (a name may resolve anywhere later).
-    subscription_id, _ = subscribe(api, "https://127.0.0.1:9/hook", ["chain.status_changed"])
+    subscription_id, _ = subscribe(api, url, ["chain.status_changed"])
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     admin.patch("/v1/admin/chains/31337/status", {"status": "inactive"}, format="json")
     deliver_all()
