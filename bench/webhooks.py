@@ -79,12 +79,14 @@ def subscribe(url: str, owners: list[str], per_owner: int = 1) -> list:
 
 
 def enable_only(owners: set[str]) -> None:
+    from django.utils import timezone
+
     from webhooks import routing
     from webhooks.models import Subscription
 
-    bench = Subscription.objects.filter(owner__startswith=OWNER)
-    bench.exclude(owner__in=owners).update(enabled=False)
-    bench.filter(owner__in=owners).update(enabled=True)
+    bench, now = Subscription.objects.filter(owner__startswith=OWNER), timezone.now()
+    bench.exclude(owner__in=owners).update(enabled=False, updated_at=now)
+    bench.filter(owner__in=owners).update(enabled=True, updated_at=now)
     routing.forget()
 
 

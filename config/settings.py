@@ -306,8 +306,8 @@ WEBHOOKS_RETRY_HOURS = env.positive_int("WEBHOOKS_RETRY_HOURS", default=24)
 WEBHOOKS_CLAIM_MARGIN_SECONDS = 1
 WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS",
                                           default=3 * WEBHOOKS_TIMEOUT_SECONDS)
-# A process routes events with the subscriptions it read at most this long ago (0: read
-# them for every event); a subscription made in another process starts within it.
+# A process asks at most this often whether the subscriptions changed, and reads them again
+# when they did (0: read them for every event); one made in another process starts within it.
 WEBHOOKS_MEMO_SECONDS = env.non_negative_int("WEBHOOKS_MEMO_SECONDS", default=2)
 WEBHOOKS_RETENTION_DAYS = env.positive_int("WEBHOOKS_RETENTION_DAYS", default=30)
 if WEBHOOKS_CLAIM_SECONDS < WEBHOOKS_TIMEOUT_SECONDS + WEBHOOKS_CLAIM_MARGIN_SECONDS:

@@ -153,6 +153,6 @@ def _disable(delivery: Delivery, outcome: Outcome, now) -> None:
               f"{settings.WEBHOOKS_RETRY_HOURS} hours (last: {outcome.error or 'no answer'}). "
               "Fix the receiver, then set enabled to true: pending events are sent again.")
     Subscription.objects.filter(pk=delivery.subscription_id, enabled=True).update(
-        enabled=False, disabled_at=now, disabled_reason=reason)
+        enabled=False, disabled_at=now, disabled_reason=reason, updated_at=now)
     routing.forget()
     logger.warning("Webhook subscription %s disabled: %s", delivery.subscription_id, reason)

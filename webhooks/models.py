@@ -66,6 +66,8 @@ class Subscription(models.Model):
     claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
     claim_token = models.UUIDField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
+    # Moved by every change, an UPDATE's too: a process reads the subscriptions again when
+    # their count or latest updated_at moved (webhooks/routing.py).
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

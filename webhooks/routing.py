@@ -1,8 +1,11 @@
 """Which subscriptions an event goes to.
 
-The enabled subscriptions are read once per WEBHOOKS_MEMO_SECONDS per process (a workflow
-transition must not pay a query to learn that nobody listens); saving one through this
-process forgets the memo at once. Who may receive what:
+The enabled subscriptions are read by a process when they changed, asked at most once per
+WEBHOOKS_MEMO_SECONDS (a workflow transition must not pay a query to learn that nobody
+listens, nor a read of a thousand subscriptions every few seconds: their count and latest
+`updated_at` tell whether to read them again; whatever changes one through an UPDATE sets
+`updated_at`); saving one through this process forgets the memo at once. Who may receive
+what:
 
 - workflow events: the key that created the workflow, and admin keys;
 - executor and RPC endpoint events: admin keys only (the admin API's data);
@@ -19,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Count, Max
 
 from bindings.models import Workflow
 from webhooks.models import (
@@ -73,6 +77,7 @@ class Route:
 @dataclass
 class _Memo:
     at: float
+    stamp: tuple  # what _stamp() said when the routes were read
     routes: list[Route]
     by_fact: dict  # fact -> the routes that may take what it becomes, filled as asked
 
@@ -85,16 +90,25 @@ def forget() -> None:
     _memo = None
 
 
+def _stamp() -> tuple:
+    enabled = Subscription.objects.filter(enabled=True)
+    return tuple(enabled.aggregate(count=Count("id"), last=Max("updated_at")).values())
+
+
 def _read(fresh: bool = False) -> _Memo:
     global _memo
-    now = time.monotonic()
-    if not fresh and _memo is not None and now - _memo.at < settings.WEBHOOKS_MEMO_SECONDS:
-        return _memo
+    now, memo, seconds = time.monotonic(), _memo, settings.WEBHOOKS_MEMO_SECONDS
+    if not fresh and memo is not None and now - memo.at < seconds:
+        return memo
+    stamp = _stamp() if seconds else ()  # 0: read them for every event
+    if not fresh and memo is not None and stamp and stamp == memo.stamp:
+        memo.at = now  # unchanged
+        return memo
     rows = Subscription.objects.filter(enabled=True).values_list(
         "id", "owner", "owner_is_admin", "event_types", "chain_id", "workflow_id",
         "document_hash")
-    _memo = _Memo(now, [Route(i, o, a, frozenset(t), c, w, d) for i, o, a, t, c, w, d in rows],
-                  {})
+    _memo = _Memo(now, stamp, [Route(i, o, a, frozenset(t), c, w, d)
+                               for i, o, a, t, c, w, d in rows], {})
     return _memo
 
 
