@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from core.admin_forms import ApiRulesForm
 from executors.models import (
     Executor,
     ExecutorStatus,
@@ -9,6 +10,7 @@ from executors.models import (
     SelfPreservation,
     TrustedAttester,
 )
+from executors.serializers import TrustedAttesterSerializer
 
 
 class StatusChangeInline(admin.TabularInline):
@@ -118,8 +120,15 @@ class ExecutorAdmin(admin.ModelAdmin):
         self.message_user(request, f"Deregistered {queryset.count()} executor(s).")
 
 
+class TrustedAttesterForm(ApiRulesForm):
+    """Refuses what the API refuses, with its messages (core/admin_forms.py)."""
+
+    serializer_class = TrustedAttesterSerializer
+
+
 @admin.register(TrustedAttester)
 class TrustedAttesterAdmin(admin.ModelAdmin):
+    form = TrustedAttesterForm
     list_display = ["address", "chain", "note", "added_by", "created_at"]
     list_filter = ["chain"]
     search_fields = ["address", "note"]

@@ -81,6 +81,18 @@ echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
 .venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles|clients' --ignore DEP002,DEP004
 echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one way)"
 .venv/bin/lint-imports --no-cache
+echo "==> Docs: mkdocs build --strict (mkdocs.yml; a broken link, anchor or include fails)"
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict  # not --quiet: it hides the warnings and passes
+# The alert rules (deploy/prometheus): promtool from Debian's prometheus package, installed by
+# client_tools.sh above; mandatory in CI. tests/monitoring checks the rest (metric names,
+# the dashboard's queries, that each alert has its tests).
+if command -v promtool >/dev/null 2>&1; then
+  echo "==> Alert rules: promtool check config, promtool test rules (deploy/prometheus)"
+  promtool check config deploy/prometheus/prometheus.yml
+  promtool test rules deploy/prometheus/tests/*.yml
+else
+  missing "promtool (Debian's prometheus package) is missing" "the alert rules are not checked."
+fi
 
 # The whole suite on the database above; then, for a full run only (no pytest arguments:
 # a run of chosen tests means those tests), the verification, indexer and workflow tests

@@ -27,20 +27,29 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute) and no key
-    remembered by the process."""
+    """Each test starts with an empty cache (keys are cached for a minute), no key
+    remembered by the process, and every breaker closed (a test's hung or closed server
+    must not leave the next test without its cache or database)."""
     from django.core.cache import cache
 
+    from core import cache as cache_module
+    from core import throttling
+    from core.postgresql import base as postgresql
     from registry.models.api_keys import forget_recent
     from webhooks import routing
 
-    cache.clear()
-    forget_recent()
-    routing.forget()  # subscriptions of an earlier test were rolled back
+    def start_over():
+        cache_module.breaker.close()
+        for breaker in postgresql._breakers.values():
+            breaker.close()
+        cache.clear()
+        throttling._here.clear()
+        forget_recent()
+        routing.forget()  # subscriptions of an earlier test were rolled back
+
+    start_over()
     yield
-    cache.clear()
-    forget_recent()
-    routing.forget()
+    start_over()
 
 
 @pytest.fixture(autouse=True)

@@ -25,9 +25,9 @@ from core.lean import (
     respond,
     write_answer,
 )
-from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from executors.models import Heartbeat
-from verification.api.serializers import (
+from executors.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
+from verification.serializers import (
     BATCH_LIMIT,
     VerifyBatchRequestSerializer,
     VerifyBatchResponseSerializer,

@@ -38,9 +38,9 @@ from web3.exceptions import TransactionNotFound, Web3Exception
 from attestations.confirmations import confirmations as count_confirmations
 from attestations.indexer.events import ATTESTED
 from attestations.models import Attestation
-from core.eas_abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from core.errors import ServiceUnavailable
-from core.merkle import root_of
+from eas_primitives.abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
+from eas_primitives.merkle import root_of
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
@@ -148,12 +148,14 @@ def trusted_attester() -> Coalesce:
 
 def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):
     """Attestations of `document_hash` that pass every rule that a chain cannot undo
-    (active chain, trusted attester, not expired at `now`), earliest first."""
+    (active chain, trusted attester, data as its schema says, not expired at `now`),
+    earliest first."""
     found = Attestation.objects.filter(
         Q(expiration_time__isnull=True) | Q(expiration_time__gt=now),
         trusted_attester(),
         document_hash=document_hash,
         chain__status=Chain.Status.ACTIVE,
+        undecodable=False,
     )
     if chain_id is not None:
         found = found.filter(chain_id=chain_id)
@@ -178,6 +180,7 @@ def reason_rank(now: datetime) -> Case:
     return Case(
         When(~Q(chain__status=Chain.Status.ACTIVE), then=Value(RANK[reasons.CHAIN_INACTIVE])),
         When(~Q(trusted_attester()), then=Value(RANK[reasons.UNTRUSTED_ATTESTER])),
+        When(undecodable=True, then=Value(RANK[reasons.UNDECODABLE])),
         When(revocation_time__isnull=False, then=Value(RANK[reasons.REVOKED])),
         When(expiration_time__lte=now, then=Value(RANK[reasons.EXPIRED])),
         When(confirmations__lt=F("chain__confirmations"), then=Value(RANK[reasons.NOT_FINAL])),

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from webhooks import queueing
 from webhooks.delivery import is_due, subscription_deliver
 from webhooks.outbox import fan_out
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 
 @shared_task(name="webhooks.fan_out")

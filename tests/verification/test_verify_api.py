@@ -418,7 +418,7 @@ def test_live_with_nothing_indexed_asks_no_chain(api, chain):
 def test_the_answer_has_the_documented_shape(api, chain):
     from djangorestframework_camel_case.util import underscoreize
 
-    from verification.api.serializers import VerifyResponseSerializer
+    from verification.serializers import VerifyResponseSerializer
 
     attest(chain)
     documented = VerifyResponseSerializer(data=underscoreize(verify(api)))

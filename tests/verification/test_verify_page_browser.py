@@ -47,9 +47,16 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page that fails its test when the page's Content-Security-Policy blocked anything
+    of its own (the policy allows the page's own files only: nothing of it may need more)."""
     context = browser.new_context(viewport={"width": 820, "height": 900})
-    yield context.new_page()
+    page = context.new_page()
+    blocked = []
+    page.on("console", lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    yield page
     context.close()
+    assert blocked == []
 
 
 @pytest.fixture
@@ -227,3 +234,27 @@ def test_a_document_of_a_merkle_batch_shows_its_root_and_proof_to_check(page, li
     assert siblings == tree.proof(documents[3]) and len(siblings) >= 2
     # The eth_call asks EAS for the root's attestation (getAttestation(uid)).
     assert root.uid[2:] in page.inner_text("#get-attestation-call")
+
+
+def test_the_page_runs_nothing_but_its_own_files(browser, live_server, site):
+    context = browser.new_context()  # not the `page` fixture: these violations are provoked
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/verify")
+        assert page.is_visible("#file")  # its own module script ran (it shows the picker)
+        seen = page.evaluate("""() => new Promise((resolve) => {
+            const seen = [];
+            document.addEventListener("securitypolicyviolation",
+                                      (e) => seen.push(e.effectiveDirective));
+            const inline = document.createElement("script");
+            inline.textContent = "window.injected = true";
+            document.body.append(inline);
+            const foreign = document.createElement("img");
+            foreign.src = "https://tracker.example/pixel.png";
+            document.body.append(foreign);
+            setTimeout(() => resolve({seen, injected: window.injected === true}), 500);
+        })""")
+    finally:
+        context.close()
+    assert seen["injected"] is False
+    assert set(seen["seen"]) == {"script-src-elem", "img-src"}

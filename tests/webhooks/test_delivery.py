@@ -19,7 +19,7 @@ from webhooks.delivery import backoff
 from webhooks.models import Delivery, DeliveryAttempt, Event, Subscription
 from webhooks.outbox import fan_out
 from webhooks.sending import NOT_KEPT
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 pytestmark = pytest.mark.django_db
 

@@ -29,4 +29,4 @@ def test_scripts_run_sh_starts_run_webhooks_beside_the_server():
     from django.conf import settings
 
     script = (settings.BASE_DIR / "scripts" / "run.sh").read_text()
-    assert "manage.py run_webhooks" in script and '"$webhooks"' in script
+    assert "supervise run_webhooks" in script and '"$webhooks"' in script

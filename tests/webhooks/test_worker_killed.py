@@ -16,7 +16,7 @@ from tests.bindings.conftest import bind
 from tests.webhooks.conftest import subscribe
 from webhooks.models import Delivery, Subscription
 from webhooks.outbox import fan_out
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -1,7 +1,7 @@
 from core.commands import ReportCommand
 from webhooks.delivery import subscription_deliver
 from webhooks.outbox import fan_out
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 
 class Command(ReportCommand):

@@ -22,6 +22,7 @@ from .category import Category
 from .category_request import CategoryRequest
 from .chain import Chain
 from .chain_request import ChainRequest
+from .chain_source_enum import ChainSourceEnum
 from .chain_status_enum import ChainStatusEnum
 from .contract_name import ContractName
 from .contract_name_request import ContractNameRequest
@@ -201,6 +202,7 @@ __all__ = (
     "CategoryRequest",
     "Chain",
     "ChainRequest",
+    "ChainSourceEnum",
     "ChainStatusEnum",
     "ContractName",
     "ContractNameRequest",
