@@ -1,6 +1,6 @@
 """The embedded default (no broker): a commit queues nothing, and `manage.py run_webhooks`
-(started by scripts/run.sh beside the server) fans out and delivers in its own process, a
-subscription per thread."""
+(started by scripts/run.sh beside the server: tests/test_embedded_default.py) fans out and
+delivers in its own process, a subscription per thread."""
 
 import pytest
 from django.core.management import call_command
@@ -24,9 +24,3 @@ def test_a_commit_leaves_the_events_to_run_webhooks(api, receiver, document_sche
     assert [p["data"]["to"] for p in receiver.payloads()] == ["received", "queued"]
     assert set(Delivery.objects.values_list("state", flat=True)) == {"delivered"}
 
-
-def test_scripts_run_sh_starts_run_webhooks_beside_the_server():
-    from django.conf import settings
-
-    script = (settings.BASE_DIR / "scripts" / "run.sh").read_text()
-    assert "supervise run_webhooks" in script and '"$webhooks"' in script
