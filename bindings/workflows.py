@@ -195,6 +195,15 @@ class _Known:
         return self.schemas[chain.pk, schema_uid]
 
 
+def binding_target(chain_id: int, schema_uid: str | None) -> tuple[Chain, Schema]:
+    """The chain and schema a workflow of `chain_id` and `schema_uid` (None: the chain's
+    document schema) is bound on, checked as a binding request is (an unknown or inactive
+    chain, an unknown schema or one without a document hash field are refused)."""
+    known = _Known()
+    chain = known.chain(chain_id)
+    return chain, known.schema(chain, schema_uid)
+
+
 def _new_workflow(item: dict, known: _Known, holder: KeyHolder, now) -> Workflow:
     chain = known.chain(item["chain_id"])
     schema = known.schema(chain, item.get("schema_id"))
