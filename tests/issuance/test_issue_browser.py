@@ -237,11 +237,12 @@ def test_10000_files_are_hashed_without_freezing_the_tab(page, live_server, merk
                                                          registrar_key, tmp_path):
     log_in(page, live_server, registrar_key)
     paths = diplomas(tmp_path / "many", 10_000, size=512)
-    # The longest stretch the page's thread was busy, from the browser's own long-task log.
+    # The stretches the page's thread was busy (50 ms or more), from the browser's own log.
     page.evaluate("""() => {
-        window.longest = 0;
+        window.tasks = [];
+        document.getElementById("files").addEventListener("change", () => { window.changed = performance.now(); });
         new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
+            for (const entry of list.getEntries()) window.tasks.push([entry.startTime, entry.duration]);
         }).observe({ type: "longtask", buffered: false });
     }""")
     page.set_input_files("#files", [str(p) for p in paths])
@@ -249,7 +250,11 @@ def test_10000_files_are_hashed_without_freezing_the_tab(page, live_server, merk
     assert "Hashed 10000 files" in page.inner_text("#hash-status")
     assert "10000 to bind, 0 left out" in page.inner_text("#hash-status")
     # A frozen tab is seconds without a frame; a responsive one has no task near a second.
-    assert page.evaluate("window.longest") < 1000
+    # Playwright's setting of 10,000 paths on the input is one long task of the browser's
+    # before the change event; from the page's script on (hashing, drawing), none is long.
+    changed, tasks = page.evaluate("[window.changed, window.tasks]")
+    ours = [duration for start, duration in tasks if start >= changed - 1]
+    assert max(ours, default=0) < 1000, tasks
 
 
 def test_an_unreadable_file_is_listed_and_the_others_go_on(page, live_server, merkle_chain,
