@@ -19,28 +19,38 @@ pytestmark = pytest.mark.django_db
 HOST = "http://testserver"
 
 
-def decoded_qr(svg: bytes, tmp_path) -> str:
-    """What zbar reads from the SVG drawn as a screen or printer draws it (Debian's Chromium
-    makes the picture: zbar's ImageMagick reads no SVG here)."""
+def decoded_qr(svg: bytes, tmp_path, browser=None) -> str:
+    """What zbar reads from the SVG drawn as a screen or printer draws it (by Debian's
+    Chromium: `browser`, or one started here; zbar's ImageMagick reads no SVG here)."""
     zbarimg, chromium = shutil.which("zbarimg"), shutil.which("chromium")
     if zbarimg is None or chromium is None:
         missing("zbarimg or chromium is not installed", "run scripts/client_tools.sh as root")
-    from playwright.sync_api import sync_playwright
-
     picture = tmp_path / "qr.png"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium,
-                                             args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page()
-            page.set_content(f'<body style="margin:0;background:#fff">{svg.decode()}</body>')
-            page.locator("svg").screenshot(path=str(picture))
-        finally:
-            browser.close()
+    if browser is None:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            started = playwright.chromium.launch(executable_path=chromium,
+                                                 args=["--no-sandbox", "--disable-gpu"])
+            try:
+                _draw(started, svg, picture)
+            finally:
+                started.close()
+    else:
+        _draw(browser, svg, picture)
     read = subprocess.run([zbarimg, "--quiet", "--raw", str(picture)], capture_output=True,
                           text=True, timeout=60)
     assert read.returncode == 0, read.stderr
     return read.stdout.strip()
+
+
+def _draw(browser, svg: bytes, picture) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content(f'<body style="margin:0;background:#fff">{svg.decode()}</body>')
+        page.locator("svg").screenshot(path=str(picture))
+    finally:
+        page.close()
 
 
 @pytest.fixture
