@@ -33,7 +33,7 @@ def slip_html(request, run: Run, document: RunDocument) -> str:
     workflow = document.workflow
     return render_to_string("issuance/slip.html", {
         "run": run, "document": document, "url": url,
-        "qr": qr_code(url).svg_inline(scale=5, border=4, title=url),
+        "qr": qr_code(url).svg_inline(scale=5, border=4, title=url, omitsize=True),
         "bound_at": (workflow.confirmed_at if workflow and workflow.confirmed_at
                      else run.created_at),
     }, request=request)
