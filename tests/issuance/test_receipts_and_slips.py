@@ -47,8 +47,7 @@ def decoded_qr(svg: bytes, tmp_path, browser=None) -> str:
 def _draw(browser, svg: bytes, picture) -> None:
     page = browser.new_page()
     try:
-        page.set_content('<body style="margin:0;background:#fff"><style>svg{width:300px;'
-                         f'height:300px}}</style>{svg.decode()}</body>')
+        page.set_content(f'<body style="margin:0;background:#fff">{svg.decode()}</body>')
         page.locator("svg").screenshot(path=str(picture))
     finally:
         page.close()
