@@ -124,6 +124,9 @@ def main():
     harness.ensure_database(env)
     harness.setup_django(env)
 
+    # Playwright's sync API keeps an event loop in this thread, which Django takes for async
+    # code; this process's ORM calls are plain synchronous ones.
+    harness.os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
     from bindings.models import Workflow
@@ -169,10 +172,10 @@ def main():
             confirmed = time.perf_counter()
             stop.set()
             binder.join()
-            assert Workflow.objects.filter(state="confirmed").count() == args.files
             say(f"{args.files} files from the drop to all confirmed: {confirmed - started:.1f} s "
                 f"(hashed in {timings['seconds']:.1f} s, submitted at {submitted - started:.1f} s; "
                 f"{args.files / (confirmed - started):.0f} documents/s)")
+            assert Workflow.objects.filter(state="confirmed").count() == args.files
             for link, what in (("#receipt-json", "receipt (JSON)"), ("#slips-zip", "slips ZIP")):
                 began = time.perf_counter()
                 with page.expect_download(timeout=600_000) as download:
