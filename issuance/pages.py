@@ -26,7 +26,7 @@ from issuance import progress
 from issuance.models import Run
 from issuance.receipts import receipt_csv, receipt_json, run_documents, verify_url
 from issuance.services import run_retry, tenant_holder
-from issuance.slips import qr_svg, slip_html, slips_zip
+from issuance.slips import qr_svg, slip_html, slips_zip, zip_parts
 from registry.models import Chain
 
 LOGIN_URL = reverse_lazy("issue-login")
@@ -109,6 +109,7 @@ def run_page(request, holder, run_id):
         "holder": holder, "run": run, "page": page, "state": state,
         "state_label": progress.label(state),
         "progress": progress.run_progress(run),
+        "zip_parts": zip_parts(run.documents.count()),
         "states": progress.STATE_NAMES,
     })
 
@@ -184,6 +185,16 @@ def slips_zip_view(request, holder, run_id):
     run = _run_of(request, holder, run_id)
     if run is None:
         return _not_found(request)
-    response = StreamingHttpResponse(slips_zip(request, run), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="slips-{run.pk}.zip"'
+    parts = zip_parts(run.documents.count())
+    try:
+        part = int(request.GET.get("part", "1"))
+    except ValueError:
+        part = 0
+    if not 1 <= part <= max(len(parts), 1):
+        return _error_page(request, 404, "Not found", f"This run's slips come in {len(parts)} "
+                           "ZIP files.")
+    response = StreamingHttpResponse(slips_zip(request, run, part),
+                                     content_type="application/zip")
+    name = f"slips-{run.pk}" + (f"-part-{part}" if len(parts) > 1 else "")
+    response["Content-Disposition"] = f'attachment; filename="{name}.zip"'
     return response

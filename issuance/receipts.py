@@ -52,8 +52,10 @@ def _answers(run: Run, documents: list[RunDocument]) -> dict[str, dict]:
     hashes = [d.document_hash for d in documents if d.workflow_id]
     answers = {}
     for chunk in _chunks(hashes):
-        for result in verify_documents(chunk, chain_id=run.chain_id):
-            answers[result.document_hash] = camelize(VerifyResponseSerializer(result).data)
+        results = verify_documents(chunk, chain_id=run.chain_id)
+        written = camelize(VerifyResponseSerializer(results, many=True).data)  # one serializer
+        answers.update((r.document_hash, answer) for r, answer in zip(results, written,
+                                                                       strict=True))
     return answers
 
 

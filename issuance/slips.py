@@ -17,6 +17,9 @@ from issuance.models import Run, RunDocument
 from issuance.receipts import run_documents, verify_url
 
 
+SLIPS_PER_ZIP = 500
+
+
 def qr_code(url: str) -> segno.QRCode:
     return segno.make(url, error="m")
 
@@ -68,11 +71,21 @@ class _Pipe:
         return data
 
 
-def slips_zip(request, run: Run):
-    """The ZIP of every slip of `run`, in drop order, made and sent a slip at a time."""
+def zip_parts(count: int) -> list[tuple[int, int, int]]:
+    """(part, first, last) of a run of `count` documents: SLIPS_PER_ZIP slips a ZIP, so that
+    making one stays well within a web worker's timeout (a QR code costs segno 5-20 ms)."""
+    return [(n + 1, start + 1, min(start + SLIPS_PER_ZIP, count))
+            for n, start in enumerate(range(0, count, SLIPS_PER_ZIP))]
+
+
+def slips_zip(request, run: Run, part: int):
+    """The ZIP of the slips of `run`'s part `part` (from 1), in drop order, made and sent a
+    slip at a time."""
+    start = (part - 1) * SLIPS_PER_ZIP
+    documents = run_documents(run)[start:start + SLIPS_PER_ZIP]
     pipe = _Pipe()
     with zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for document in run_documents(run).iterator(chunk_size=500):
+        for document in documents.iterator(chunk_size=500):
             archive.writestr(slip_file_name(document), slip_html(request, run, document))
             yield pipe.take()
     yield pipe.take()

@@ -117,3 +117,18 @@ def test_the_zip_holds_every_slip_of_the_run(browser_session, run):
     assert archive.namelist() == ["00001-00000.pdf.html", "00002-00001.pdf.html",
                                   "00003-00002.pdf.html"]
     assert a_hash(1) in archive.read("00002-00001.pdf.html").decode()
+
+
+def test_a_large_runs_slips_come_in_parts(browser_session, run, monkeypatch):
+    monkeypatch.setattr("issuance.slips.SLIPS_PER_ZIP", 2)
+    page = browser_session.get(f"/issue/runs/{run['runId']}").content.decode()
+    assert "Verification slips 1 to 2" in page and "Verification slips 3 to 3" in page
+    names = []
+    for part in (1, 2):
+        response = browser_session.get(f"/issue/runs/{run['runId']}/slips.zip?part={part}")
+        assert response["Content-Disposition"].endswith(f'-part-{part}.zip"')
+        names += zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))).namelist()
+    assert names == ["00001-00000.pdf.html", "00002-00001.pdf.html", "00003-00002.pdf.html"]
+    for part in ("3", "0", "x"):
+        assert browser_session.get(
+            f"/issue/runs/{run['runId']}/slips.zip?part={part}").status_code == 404
