@@ -16,7 +16,6 @@ from django.template.loader import render_to_string
 from issuance.models import Run, RunDocument
 from issuance.receipts import run_documents, verify_url
 
-
 SLIPS_PER_ZIP = 500
 
 
