@@ -28,7 +28,9 @@ SEPARATOR = "\x1f"
 def tenant_holder(user) -> KeyHolder:
     """Whom `user` binds for: the KeyHolder of its membership's key (as if that key had made
     the request). PermissionDenied, saying why, when the user may not bind."""
-    if not user.is_authenticated or not user.has_perm(PERMISSION):
+    if user is None or not user.is_authenticated:  # DRF's anonymous user is None here
+        raise PermissionDenied("Log in at /issue/login first.", code="not_authenticated")
+    if not user.has_perm(PERMISSION):
         raise PermissionDenied("Your account may not bind documents (it needs the permission "
                                f"{PERMISSION}).", code="permission_denied")
     membership = Membership.objects.select_related("api_key").filter(user=user).first()

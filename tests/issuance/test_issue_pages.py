@@ -37,6 +37,13 @@ def test_the_login_page_leads_to_the_issue_page(registrar, document_schema):
     assert f'<option value="{document_schema.chain_id}">' in text
 
 
+def test_the_json_refuses_a_browser_that_is_not_logged_in(document_schema):
+    body = assert_problem(Client().post("/issue/api/runs", {"chainId": 31337},
+                                        content_type="application/json"), 403,
+                          "not_authenticated")
+    assert "/issue/login" in body["detail"]
+
+
 def test_a_user_without_the_permission_gets_the_403_page(tenant_key, document_schema):
     client = logged_in(issuer_user("clerk", tenant_key, may_bind=False))
     page = client.get("/issue")
