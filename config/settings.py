@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "ops",
     "bindings",
     "webhooks",
+    "issuance",
 ]
 
 MIDDLEWARE = [
