@@ -41,6 +41,8 @@ def bench_env(**extra) -> dict:
     env.setdefault("LOG_LEVEL", "WARNING")
     for scope in ("ADMIN", "API", "EXECUTOR"):  # measure the service, not its rate limits
         env.setdefault(f"RATE_LIMIT_{scope}", "none")
+    # Loads of millions of rows are single statements longer than the service's timeout.
+    env.setdefault("DB_STATEMENT_TIMEOUT_SECONDS", "0")
     env.update(extra)
     return env
 
@@ -49,7 +51,8 @@ def setup_django(env) -> None:
     """Django in this process, on the benchmark's database (for data, sweeps, profiling)."""
     sys.path.insert(0, str(ROOT))
     os.environ.update({k: v for k, v in env.items()
-                       if k in ("DATABASE_URL", "LOG_LEVEL") or k.startswith("RATE_LIMIT_")})
+                       if k in ("DATABASE_URL", "LOG_LEVEL", "DB_STATEMENT_TIMEOUT_SECONDS")
+                       or k.startswith("RATE_LIMIT_")})
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

@@ -18,9 +18,10 @@ from core.request_id import request_id_var
 
 logger = logging.getLogger("config.errors")
 _VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
-# The Django admin and its login, and the public verification page (verification/pages.py),
-# keep their own HTML pages.
-_HTML_PATHS = ("/admin/", "/verify")
+# The Django admin and its login, the public verification page (verification/pages.py) and
+# the issuer pages (issuance/pages.py; their JSON under /issue/api answers problem documents
+# itself) keep their own HTML pages.
+_HTML_PATHS = ("/admin/", "/verify", "/issue")
 # What Django's own handler turns into a 4xx rather than a 500 (Http404 of a plain view,
 # the admin's catch-all 404, a bad Host header, ...).
 _CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
@@ -123,8 +124,9 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if "HTTP_TRANSFER_ENCODING" in request.META and "CONTENT_LENGTH" not in request.META:
+        if "HTTP_TRANSFER_ENCODING" in request.META and not request.META.get("CONTENT_LENGTH"):
             # Django reads only Content-Length bytes: refused, rather than taken as empty.
+            # (runserver's wsgiref sets CONTENT_LENGTH to "" when the header is absent.)
             return error_response(request, 411, detail="Send the body with a Content-Length "
                                   "header; chunked request bodies are not read.")
         try:

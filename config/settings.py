@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "ops",
     "bindings",
     "webhooks",
+    "issuance",
 ]
 
 MIDDLEWARE = [
@@ -139,24 +140,50 @@ REPLICA_READ_ROUTES = frozenset({
 # Read on the primary even inside a listed read: an API key made a moment ago must work.
 PRIMARY_READ_MODELS = frozenset({"registry.ApiKey"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    )
+    # Several processes (runserver, run_scheduler, a command) and threads share the file.
+    # WAL: readers never wait for the writer, nor it for them; writers take turns, each
+    # waiting up to SQLITE_TIMEOUT seconds for the lock (IMMEDIATE: a transaction takes it
+    # when it begins, so it waits there rather than failing half-way), and each writes in
+    # short transactions (docs/decisions.md, "SQLite").
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "timeout": env.float("SQLITE_TIMEOUT", default=20.0),
+        "transaction_mode": "IMMEDIATE",
+    })
     # Tests on a file too, as the service runs: on Django's default in-memory test database
     # the live server's threads share one connection, and concurrent requests trip over
     # each other's savepoints, which never happens to the service itself.
     DATABASES["default"].setdefault("TEST", {}).setdefault(
         "NAME", f"{DATABASES['default']['NAME']}-test")
+# A PostgreSQL that does not answer holds no worker for long (core/postgresql/base.py,
+# docs/security.md, "A hung dependency"): a connection waits at most
+# DB_CONNECT_TIMEOUT_SECONDS (libpq counts at least 2); a statement runs at most
+# DB_STATEMENT_TIMEOUT_SECONDS (0: no limit, for `migrate` and bulk loads) and the client
+# waits a second more for any answer; then this process refuses that database at once for
+# DB_BREAKER_SECONDS. PgBouncer refuses the statement timeout as a startup option:
+# DB_SERVER_STATEMENT_TIMEOUT=false there, and the timeout set on the role (docs/scaling.md).
+DB_CONNECT_TIMEOUT_SECONDS = env.positive_int("DB_CONNECT_TIMEOUT_SECONDS", default=3)
+DB_STATEMENT_TIMEOUT_SECONDS = env.non_negative_int("DB_STATEMENT_TIMEOUT_SECONDS", default=10)
+DB_SERVER_STATEMENT_TIMEOUT = env.strict_bool("DB_SERVER_STATEMENT_TIMEOUT", default=True)
+DB_BREAKER_SECONDS = env.positive_int("DB_BREAKER_SECONDS", default=5)
+for _database in DATABASES.values():
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["ENGINE"] = "core.postgresql"  # Django's, with those bounds
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Redis is served without while it does not answer (core/cache.py): each operation waits
+# at most CACHE_TIMEOUT_SECONDS, and one that did not answer opens the cache's breaker: for
+# CACHE_BREAKER_SECONDS this process does without it, asking nothing.
+CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=1.0)
+CACHE_BREAKER_SECONDS = env.positive_int("CACHE_BREAKER_SECONDS", default=5)
+if CACHE_TIMEOUT_SECONDS <= 0:
+    raise ImproperlyConfigured("CACHE_TIMEOUT_SECONDS must be more than 0.")
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    # Served without the cache while Redis is down (core/cache.py), and never waiting
-    # long for it.
     CACHES["default"]["BACKEND"] = "core.cache.FailSoftRedisCache"
     CACHES["default"].setdefault("OPTIONS", {}).update(
-        {"socket_connect_timeout": 1, "socket_timeout": 1, "retry_on_timeout": False}
+        {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+         "socket_timeout": CACHE_TIMEOUT_SECONDS, "retry_on_timeout": False}
     )
 elif CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
     CACHES["default"]["BACKEND"] = "core.cache.LocMemCache"  # the same, keys unchecked
@@ -301,36 +328,51 @@ PUBLIC_VERIFICATION_RATE = env.rate("PUBLIC_VERIFICATION_RATE", default="60/min"
 # How many proxies in front set X-Forwarded-For (1 behind docker-compose.yml's nginx): the
 # limit counts the address the outermost one saw; 0 counts REMOTE_ADDR.
 PUBLIC_VERIFICATION_PROXIES = env.non_negative_int("PUBLIC_VERIFICATION_PROXIES", default=0)
+# An IPv6 client is counted by its network of this prefix length (a /64 is one subscriber's
+# as a rule, and each of them has 2**64 addresses): 128 counts each address.
+PUBLIC_VERIFICATION_IPV6_PREFIX = env.int_between("PUBLIC_VERIFICATION_IPV6_PREFIX", 64, 1, 128)
 
 # /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
-# `transformer: superjson`; the most calls one batch may hold.
+# `transformer: superjson`; the most calls one batch may hold, and the most items (document
+# hashes and other array items of the inputs, rows of the lists' pages) all its calls may
+# ask for together (trpc/budget.py).
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
 TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
+TRPC_BATCH_BUDGET = env.positive_int("TRPC_BATCH_BUDGET", default=1000)
 
 # Webhooks (webhooks/). Subscribers' URLs must be https to public addresses unless
 # WEBHOOKS_ALLOW_PRIVATE (then http and loopback/private addresses too: tests, one network).
-# A delivery waits WEBHOOKS_TIMEOUT_SECONDS for an answer; failed ones are retried with an
-# exponential back-off (from WEBHOOKS_RETRY_BASE_SECONDS, at most WEBHOOKS_RETRY_MAX_DELAY_
-# SECONDS apart, with jitter) for WEBHOOKS_RETRY_HOURS, then the subscription is disabled.
-# Secrets are encrypted under WEBHOOKS_SECRET_KEY (else SECRET_KEY): set it so that rotating
-# SECRET_KEY keeps the subscriptions' secrets readable.
+# An attempt (connection, request and the whole answer) ends after WEBHOOKS_TIMEOUT_SECONDS
+# whatever the receiver does; failed ones are retried with an exponential back-off (from
+# WEBHOOKS_RETRY_BASE_SECONDS, at most WEBHOOKS_RETRY_MAX_DELAY_SECONDS apart, with jitter)
+# for WEBHOOKS_RETRY_HOURS, then the subscription is disabled. A key has at most
+# WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY subscriptions. Secrets are encrypted under
+# WEBHOOKS_SECRET_KEY (else SECRET_KEY): set it so that rotating SECRET_KEY keeps the
+# subscriptions' secrets readable.
 WEBHOOKS_ALLOW_PRIVATE = env.strict_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 WEBHOOKS_SECRET_KEY = env.str("WEBHOOKS_SECRET_KEY", default="")
 WEBHOOKS_TIMEOUT_SECONDS = env.positive_int("WEBHOOKS_TIMEOUT_SECONDS", default=10)
+WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY = env.positive_int("WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY",
+                                                      default=25)
 WEBHOOKS_RETRY_BASE_SECONDS = env.positive_int("WEBHOOKS_RETRY_BASE_SECONDS", default=10)
 WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env.positive_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS",
                                                     default=3600)
 WEBHOOKS_RETRY_HOURS = env.positive_int("WEBHOOKS_RETRY_HOURS", default=24)
-# A worker holds a subscription's queue this long per attempt; one killed mid-delivery lets
-# the next sweep redeliver after it.
-WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS", default=60)
-# A process routes events with the subscriptions it read at most this long ago (0: read
-# them for every event); a subscription made in another process starts within it.
+# A worker holds a subscription's queue this long from each attempt's start; one killed
+# mid-delivery lets the next sweep redeliver after it. By default three attempts' deadlines;
+# never less than one deadline and a margin for recording the attempt (or a second worker
+# could send the same event while the first still waits for its answer).
+WEBHOOKS_CLAIM_MARGIN_SECONDS = 1
+WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS",
+                                          default=3 * WEBHOOKS_TIMEOUT_SECONDS)
+# A process asks at most this often whether the subscriptions changed, and reads them again
+# when they did (0: read them for every event); one made in another process starts within it.
 WEBHOOKS_MEMO_SECONDS = env.non_negative_int("WEBHOOKS_MEMO_SECONDS", default=2)
 WEBHOOKS_RETENTION_DAYS = env.positive_int("WEBHOOKS_RETENTION_DAYS", default=30)
-if WEBHOOKS_CLAIM_SECONDS <= WEBHOOKS_TIMEOUT_SECONDS:
-    raise ImproperlyConfigured("WEBHOOKS_CLAIM_SECONDS must be longer than "
-                               "WEBHOOKS_TIMEOUT_SECONDS.")
+if WEBHOOKS_CLAIM_SECONDS < WEBHOOKS_TIMEOUT_SECONDS + WEBHOOKS_CLAIM_MARGIN_SECONDS:
+    raise ImproperlyConfigured(
+        f"WEBHOOKS_CLAIM_SECONDS must be at least WEBHOOKS_TIMEOUT_SECONDS + "
+        f"{WEBHOOKS_CLAIM_MARGIN_SECONDS} (an attempt's deadline and the time to record it).")
 
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -341,17 +383,29 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Per-chain work has queues of its own, so that workers can be given to it apart and one
 # kind of work never waits behind another (README, "Queues and workers"): indexing (one
-# task per chain and head) on `index`, RPC probes (one per chain) on `probe`, everything
-# else (tracking, webhooks, leases, the periodic fan-outs) on `default`.
+# task per chain and head) on `index`, RPC probes (one per chain) on `probe`, webhook
+# fan-outs and deliveries (waiting on subscribers' servers) on `webhooks`, everything else
+# (tracking, leases, the sweeps, the periodic fan-outs) on `default`.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "attestations.index_chain": {"queue": "index"},
     "registry.probe_chain": {"queue": "probe"},
+    "webhooks.fan_out": {"queue": "webhooks"},
+    "webhooks.deliver": {"queue": "webhooks"},
 }
 # A message a killed worker took but never acknowledged goes back to the queue after this
 # many seconds (Redis broker). Longer than the longest task, or a slow task runs twice.
+# A broker that does not answer: a publish (the web's after a commit, readyz's ping) or a
+# connection waits at most CELERY_BROKER_TIMEOUT_SECONDS per try (kombu: without a socket
+# timeout a publish waits forever on a connection the server stopped answering). The
+# workers' BRPOP is not bounded by it (kombu checks that connection itself).
+CELERY_BROKER_TIMEOUT_SECONDS = env.float("CELERY_BROKER_TIMEOUT_SECONDS", default=2.0)
+if CELERY_BROKER_TIMEOUT_SECONDS <= 0:
+    raise ImproperlyConfigured("CELERY_BROKER_TIMEOUT_SECONDS must be more than 0.")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.positive_int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "socket_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
 }
 # A pool child killed mid-task (OOM, SIGKILL) requeues its message instead of acking it.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -466,6 +520,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "core.schema_hooks.camel_case_path_parameters",  # before the tRPC paths, which use them
         "trpc.openapi.add_trpc_paths",
         "ops.openapi.add_ops_paths",
         "core.schema_hooks.type_nullable_references",
@@ -474,6 +529,7 @@ SPECTACULAR_SETTINGS = {
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
+        "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.reasons.REASONS",
@@ -496,6 +552,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "core.request_id.RequestIdLogFilter"},
         "mask_secrets": {"()": "core.log.MaskSecretsFilter"},
+        "runserver_request_lines": {"()": "core.log.OmitRunserverRequestLines"},
     },
     "formatters": {
         # Both formats mask secrets in the whole line, tracebacks included (core/log.py).
@@ -518,6 +575,14 @@ LOGGING = {
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # One line per request, the access log's (ops/observability.py): runserver's request
+    # line (scripts/run.sh) and Django's warning for each 4xx would repeat it. runserver's
+    # other lines (a request it could not parse) and Django's 5xx errors stay.
+    "loggers": {
+        "django.server": {"handlers": ["console"], "propagate": False,
+                          "filters": ["runserver_request_lines"]},
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 # Audit trail (ops/audit.py): the request id as each entry's correlation id, RPC URLs

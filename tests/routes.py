@@ -5,8 +5,10 @@ import re
 from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
+from core.schema_hooks import schema_path
 from registry.authentication import BearerKeyAuthentication
 from registry.permissions import ScopePermission
 
@@ -22,7 +24,7 @@ _ROUTE_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 class Route:
     method: str  # lowercase, as the test client's method names
     path: str  # concrete, with "1" for each parameter
-    template: str  # as the OpenAPI schema writes it: /v1/admin/chains/{chain_id}
+    template: str  # as the OpenAPI schema writes it: /v1/admin/chains/{chainId}
     view: type[APIView]
 
     def __str__(self):
@@ -57,15 +59,22 @@ def _methods(callback) -> list[str]:
     return sorted(names & set(view.http_method_names) - _IMPLIED_METHODS)
 
 
+def _by_session(view) -> bool:
+    """The issuer pages' JSON (issuance/api/): a browser's session and CSRF token, no key."""
+    return any(issubclass(cls, SessionAuthentication) for cls in view.authentication_classes)
+
+
 def api_routes(urlconf: str = "config.urls") -> list[Route]:
-    """Every method of every DRF route (the Django admin site and plain views left out)."""
+    """Every method of every DRF route of the keyed API (the Django admin site, plain views
+    and the issuer pages' session-authenticated JSON left out)."""
     routes = []
     for text, callback in _patterns(get_resolver(urlconf).url_patterns):
         view = getattr(callback, "cls", None)
-        if view is None or not issubclass(view, APIView) or text.startswith("admin/"):
+        if (view is None or not issubclass(view, APIView) or text.startswith("admin/")
+                or _by_session(view)):
             continue
         path = "/" + _ROUTE_PARAM.sub("1", _REGEX_PARAM.sub("1", text))
-        template = "/" + _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", text))
+        template = schema_path("/" + _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", text)))
         routes.extend(Route(method, path, template, view) for method in _methods(callback))
     return routes
 

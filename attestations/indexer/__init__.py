@@ -169,6 +169,7 @@ def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
             IndexCursor.objects.filter(pk=cursor.pk).update(reindex_from_block=None)
             _roll_back(cursor, requested, report, reorg=False)
         _check_reorg(w3, chain, cursor, report)
+        report.from_block = cursor.next_block  # where reading starts, after any rollback
         _read_to_head(w3, chain, cursor, head, report, progress)
     except SoftTimeLimitExceeded:
         raise  # the task's time is up: stop the run; the next one resumes from the cursor

@@ -115,7 +115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chains/{chain_id}": {
+    "/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -337,7 +337,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}": {
+    "/v1/admin/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,7 +365,7 @@ export interface paths {
         patch: operations["adminUpdateChain"];
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}/status": {
+    "/v1/admin/chains/{chainId}/status": {
         parameters: {
             query?: never;
             header?: never;
@@ -774,7 +774,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain-registry/{chain}/jobs/{workflow_id}/result": {
+    "/v1/chain-registry/{chain}/jobs/{workflowId}/result": {
         parameters: {
             query?: never;
             header?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries": {
+    "/v1/webhooks/{subscriptionId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1037,10 +1037,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List deliverys
+         * List deliveries
          * @description A subscription's deliveries (one per event), newest first, with their attempts.
          */
-        get: operations["listDeliverys"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1049,7 +1049,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -1354,6 +1354,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description Who registered the chain: an administrator, or import_chains.
+             *
+             *     * `admin` - Admin
+             *     * `import` - Import
+             */
+            readonly source: components["schemas"]["ChainSourceEnum"];
+            /** @description The fields an administrator set or edited (all of them for a chain registered by hand): `import_chains` leaves them as they are unless `--overwrite`. */
+            readonly editedFields: string[];
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1392,6 +1401,12 @@ export interface components {
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
         };
+        /**
+         * @description * `admin` - Admin
+         *     * `import` - Import
+         * @enum {string}
+         */
+        ChainSourceEnum: "admin" | "import";
         /**
          * @description * `active` - Active
          *     * `inactive` - Inactive
@@ -2601,12 +2616,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -2619,13 +2635,14 @@ export interface components {
          *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `undecodable` - undecodable
          *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
          *     * `revoked` - revoked
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2709,12 +2726,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -2948,7 +2966,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3116,7 +3134,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3238,7 +3256,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3400,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["OffchainAttestation"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3592,7 +3610,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3710,7 +3728,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -3839,7 +3857,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -3971,7 +3989,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 revoker?: string;
                 to?: string;
@@ -4083,7 +4101,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4249,7 +4267,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4393,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaValidateResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4519,7 +4537,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 to?: string;
             };
@@ -4683,7 +4701,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4799,7 +4817,7 @@ export interface operations {
     adminListCategories: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4950,7 +4968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5399,7 +5417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5573,7 +5591,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -5739,7 +5757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5882,7 +5900,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6014,7 +6032,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6158,7 +6176,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6188,7 +6206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6365,7 +6383,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6393,7 +6411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6549,7 +6567,7 @@ export interface operations {
         parameters: {
             query?: {
                 category?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -6700,7 +6718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7149,7 +7167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7322,7 +7340,7 @@ export interface operations {
         parameters: {
             query?: {
                 contractName?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -7473,7 +7491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7925,7 +7943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8110,7 +8128,7 @@ export interface operations {
                  *     * `other` - Other
                  */
                 kind?: ("eas" | "other" | "schema_registry")[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8264,7 +8282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8716,7 +8734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8890,7 +8908,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -9197,7 +9215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9399,7 +9417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9555,7 +9573,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 monitored?: boolean;
                 /** @description The initial index from which to return the results. */
@@ -9722,7 +9740,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10171,7 +10189,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10343,7 +10361,7 @@ export interface operations {
     adminListProviderHealthReports: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10505,7 +10523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderHealth"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10777,7 +10795,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10929,7 +10947,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11381,7 +11399,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11584,7 +11602,7 @@ export interface operations {
                     "application/json": components["schemas"]["HeartbeatResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11726,7 +11744,7 @@ export interface operations {
             path: {
                 /** @description A chain id (31337) or short name (anvil). */
                 chain: string;
-                workflow_id: string;
+                workflowId: string;
             };
             cookie?: never;
         };
@@ -11754,7 +11772,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11957,7 +11975,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12143,7 +12161,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultsResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12349,7 +12367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Executor"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12532,7 +12550,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12698,7 +12716,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyBatchResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12820,7 +12838,7 @@ export interface operations {
         parameters: {
             query?: {
                 documentHash?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -12961,7 +12979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Watch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13378,7 +13396,7 @@ export interface operations {
         parameters: {
             query?: {
                 enabled?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -13519,7 +13537,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionCreated"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13971,7 +13989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14177,7 +14195,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecret"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14329,7 +14347,7 @@ export interface operations {
             };
         };
     };
-    listDeliverys: {
+    listDeliveries: {
         parameters: {
             query?: {
                 /**
@@ -14343,7 +14361,7 @@ export interface operations {
                  *     * `chain.status_changed` - Chain Status Changed
                  */
                 eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14356,7 +14374,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14486,7 +14504,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14620,7 +14638,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14644,7 +14662,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14975,7 +14993,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15296,7 +15314,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowBatch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15448,7 +15466,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15502,7 +15520,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15567,7 +15585,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15621,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15686,7 +15704,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602). */
+            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602); a batch over TRPC_MAX_BATCH_SIZE calls or TRPC_BATCH_BUDGET items (-32600, id null, nothing run). */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from djangorestframework_camel_case.util import camelize
 
-from executors.api.serializers import HeartbeatResponseSerializer
 from executors.models import Executor, ExecutorStatusChange
+from executors.serializers import HeartbeatResponseSerializer
 from executors.sweep import executor_leases_expire
 from registry.models import Chain, KeyScope
 from tests.conftest import assert_problem, make_key

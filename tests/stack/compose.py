@@ -84,7 +84,9 @@ def start_order(services: dict) -> list[str]:
 
 
 def default_services(services: dict) -> dict:
-    """The services `docker compose up` starts: those of no profile."""
+    """What `docker compose up` starts: the services of no profile (the `monitoring`
+    profile's Prometheus and Grafana start with `--profile monitoring` only, the reference
+    executor with `--profile executor`)."""
     return {name: service for name, service in services.items() if not service.get("profiles")}
 
 
@@ -122,7 +124,7 @@ class Stack:
         self.folder, self.variables, self.urls, self.overrides = folder, variables, urls, overrides
         self.paths = paths or {}  # a container's path -> the test's
         self.compose = yaml.safe_load(COMPOSE.read_text())
-        self.services = self.compose["services"]
+        self.services = default_services(self.compose["services"])
         self.processes: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
         self.exits = ExitStack()

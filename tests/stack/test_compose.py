@@ -19,9 +19,9 @@ from tests.stack.compose import (
 
 FILE = yaml.safe_load(COMPOSE.read_text())
 SERVICES = FILE["services"]
+LONG_RUNNING = [name for name in SERVICES if name not in one_shots(SERVICES)]
 # What `docker compose up` starts (the executor is of a profile: `--profile executor`).
 STARTED = default_services(SERVICES)
-LONG_RUNNING = [name for name in STARTED if name not in one_shots(SERVICES)]
 PRIVATE_KEY = re.compile(r"(0x)?[0-9a-fA-F]{64}")
 
 
@@ -31,6 +31,15 @@ def test_one_shot_migrate_runs_first_and_every_app_service_waits_for_it():
     assert order.index("migrate") < min(order.index(name) for name in ("web", "worker", "beat"))
     assert order.index("web") < order.index("nginx")
     assert command(SERVICES["migrate"])[1:] == ["manage.py", "migrate", "--no-input"]
+
+
+def test_migrate_alone_runs_without_the_statement_timeout():
+    # An index built on a large table outlasts the service's timeout (config/settings.py).
+    assert SERVICES["migrate"]["environment"]["DB_STATEMENT_TIMEOUT_SECONDS"] == "0"
+    assert SERVICES["migrate"]["environment"]["DATABASE_URL"] == (
+        SERVICES["web"]["environment"]["DATABASE_URL"])  # the rest of the app's environment
+    for name in LONG_RUNNING:
+        assert "DB_STATEMENT_TIMEOUT_SECONDS" not in SERVICES[name].get("environment", {}), name
 
 
 def test_every_long_running_service_restarts_unless_stopped():
@@ -68,10 +77,15 @@ def test_the_executor_is_a_service_of_its_own_profile_with_its_key_as_a_secret()
 
 
 def test_workers_beat_and_the_follower_have_health_checks_of_their_own():
-    tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING}
+    # The executor's health is its heartbeats: the registry marks it stale, then offline.
+    tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING
+             if name != "executor"}
+    assert "healthcheck" not in SERVICES["executor"]
     assert "inspect ping -d celery@$$HOSTNAME" in " ".join(tests["worker"])
     assert "inspect ping -d indexer@$$HOSTNAME" in " ".join(tests["indexer"])
     assert "--hostname indexer@%h" in SERVICES["indexer"]["command"]
+    assert "inspect ping -d webhooks@$$HOSTNAME" in " ".join(tests["webhooks"])
+    assert "--hostname webhooks@%h" in SERVICES["webhooks"]["command"]
     assert tests["beat"][-2:] == ["manage.py", "check_beat"]
     assert tests["follower"][-3:] == ["manage.py", "follow_chains", "--check"]
     assert len({str(test) for test in tests.values()}) == len(tests)  # none borrows another's
@@ -92,22 +106,27 @@ def test_every_queue_the_tasks_are_routed_to_has_a_worker_and_the_follower_runs(
 
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     consumed = consumed_queues()
-    assert consumed == {"worker": ["default"], "indexer": ["index", "probe"]}
+    assert consumed == {"worker": ["default"], "indexer": ["index", "probe"],
+                        "webhooks": ["webhooks"]}
     assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} == {q for qs in consumed.values()
                                                              for q in qs}
     assert command(SERVICES["follower"])[1:] == ["manage.py", "follow_chains"]
 
 
 def test_only_nginx_is_published_and_it_serves_the_repositorys_config():
-    published = [name for name, service in SERVICES.items() if service.get("ports")]
+    published = [name for name, service in default_services(SERVICES).items()
+                 if service.get("ports")]
     assert published == ["nginx"]
+    # The monitoring profile's Grafana, to this host only.
+    assert SERVICES["grafana"]["ports"] == ["127.0.0.1:3000:3000"]
+    assert not SERVICES["prometheus"].get("ports")
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in SERVICES["nginx"]["volumes"]
     assert SERVICES["web"]["command"] == "gunicorn config.wsgi:application"
 
 
 def pinned(image: str) -> bool:
     name, _, tag = image.partition(":")
-    return bool(re.match(r"\d", tag)) and "latest" not in tag
+    return bool(re.match(r"v?\d", tag)) and "latest" not in tag
 
 
 def test_images_are_pinned_to_a_version():

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0006_chain_binding_mode'),
+        ('registry', '0007_chain_provenance'),
     ]
 
     operations = [

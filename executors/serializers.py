@@ -1,3 +1,6 @@
+"""The executors' wire shapes and their rules: the API's (executors/api/) and the Django
+admin's (executors/admin.py), outside api/ so that nothing but the HTTP layer imports api/."""
+
 import json
 import re
 
@@ -95,8 +98,8 @@ class ExecutorSerializer(serializers.ModelSerializer):
         fields = [
             "executor_id", "chain_id", "address", "name", "endpoint_url", "version",
             "capabilities", "metadata", "status", "trusted", "trust_revoked_at", "pending_jobs",
-            "head_block", "balance_wei", "heartbeat_interval_seconds", "lease_expires_at", "last_heartbeat_at",
-            "registered_at", "status_changed_at",
+            "head_block", "balance_wei", "heartbeat_interval_seconds", "lease_expires_at",
+            "last_heartbeat_at", "registered_at", "status_changed_at",
         ]
         read_only_fields = fields
 
