@@ -132,7 +132,8 @@ class Stack:
 
     def env(self, name: str) -> dict:
         base = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
-        env = replace_hosts(environment(self.services[name], self.variables), self.urls)
+        service = self.compose["services"][name]  # a profile's too (run_service)
+        env = replace_hosts(environment(service, self.variables), self.urls)
         if "PROMETHEUS_MULTIPROC_DIR" in env:  # a path of the container: one of the test's
             env["PROMETHEUS_MULTIPROC_DIR"] = str(self.folder / f"{name}-prometheus")
         env = {key: self.paths.get(value, value) for key, value in env.items()}
@@ -183,8 +184,7 @@ class Stack:
                 time.sleep(0.2)
 
     def run(self, after_one_shots=None) -> "Stack":
-        services = default_services(self.services)
-        order, once = start_order(services), one_shots(services)
+        order, once = start_order(self.services), one_shots(self.services)
         for name in order:
             if name in once:
                 self.run_once(name)
@@ -200,7 +200,7 @@ class Stack:
                     timeout: float = 120) -> subprocess.CompletedProcess:
         """A service of a profile run to its end: its command (with `args`) and
         environment."""
-        return subprocess.run([*command(self.services[name]), *args], cwd=ROOT,
+        return subprocess.run([*command(self.compose["services"][name]), *args], cwd=ROOT,
                               env={**self.env(name), **(env or {})}, capture_output=True,
                               text=True, timeout=timeout)
 
