@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
 from web3 import Web3
 
 from attestations.indexer import rpc, store
 from attestations.indexer.lock import chain_lock
-from attestations.indexer.reader import read_range
+from attestations.indexer.reader import RangeRead, read_range
 from attestations.models import IndexCursor
 from core.progress import ProgressCallback, no_progress
 from registry.chain_client import chain_client
@@ -128,86 +129,172 @@ def index_chain(chain: Chain, *, from_block: int | None = None,
 
 def _index_pass(chain: Chain, report: ChainReport, from_block: int | None,
                 progress: ProgressCallback) -> None:
-    deployments = list(Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS))
-    # Schema registries first: an attestation then finds its schema in the same run.
-    deployments.sort(key=lambda d: (d.kind != Deployment.Kind.SCHEMA_REGISTRY, d.pk))
+    cursors = _cursors(chain)
     w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
+    # The head and each cursor's newest block hash (for the reorganisation check), in one
+    # round trip.
+    tips = sorted({max(int(n) for n in c.recent_blocks) for c in cursors if c.recent_blocks})
     try:
-        report.head = rpc.block_number(w3)
+        report.head, head_hash, tip_hashes = rpc.head_and_hashes(w3, tips)
     except Exception as exc:
         report.error = _describe(exc)
-        for deployment in deployments:
-            _record_error(_cursor(deployment), report.error)
+        for cursor in cursors:
+            _record_error(cursor, report.error)
         logger.warning("Indexing chain %s: cannot read the head: %s", chain.chain_id,
                        report.error)
         return
+    run = _Run(w3, chain, report.head, reorg_window(chain), progress)
+    reports = []
+    for cursor in cursors:
+        done = DeploymentReport(cursor.deployment, from_block=cursor.next_block)
+        reports.append(done)
+        requested = from_block if from_block is not None else cursor.reindex_from_block
+        if requested is not None:
+            _guarded(cursor, done, _requested_rollback, cursor, requested, done)
+        if not done.error:
+            _guarded(cursor, done, _check_reorg, w3, chain, cursor, done, tip_hashes)
+        if not done.error:
+            _guarded(cursor, done, _read_to_head, run, cursor, head_hash, done)
+    run.flush()
+    now = timezone.now()
     earlier = {d.deployment.pk: d for d in report.deployments}
-    for deployment in deployments:
-        done = _index_deployment(w3, chain, deployment, report.head, from_block, progress)
-        if deployment.pk in earlier:
-            earlier[deployment.pk].add(done)
+    for cursor, done in zip(cursors, reports):
+        if not done.error and cursor.pk not in run.wrote_head:
+            IndexCursor.objects.filter(pk=cursor.pk).update(
+                head_block=report.head, last_run_at=now, last_success_at=now, last_error="")
+        done.next_block = cursor.next_block
+        if cursor.deployment_id in earlier:
+            earlier[cursor.deployment_id].add(done)
         else:
             report.deployments.append(done)
 
 
-def _cursor(deployment: Deployment) -> IndexCursor:
-    cursor, _ = IndexCursor.objects.select_related("deployment", "chain").get_or_create(
-        deployment=deployment,
-        defaults={"chain_id": deployment.chain_id, "next_block": deployment.start_block},
-    )
-    return cursor
+def _cursors(chain: Chain) -> list[IndexCursor]:
+    """The cursors of the chain's indexed deployments (made for new ones), schema registries
+    first: an attestation then finds its schema in the same run."""
+    deployments = Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS).select_related(
+        "index_cursor", "chain")
+    cursors = []
+    for deployment in deployments:
+        try:
+            cursor = deployment.index_cursor
+        except IndexCursor.DoesNotExist:
+            cursor, _ = IndexCursor.objects.get_or_create(
+                deployment=deployment,
+                defaults={"chain_id": deployment.chain_id, "next_block": deployment.start_block})
+        cursor.deployment, cursor.chain = deployment, deployment.chain
+        cursors.append(cursor)
+    cursors.sort(key=lambda c: (c.deployment.kind != Deployment.Kind.SCHEMA_REGISTRY,
+                                c.deployment_id))
+    return cursors
 
 
-def _index_deployment(w3: Web3, chain: Chain, deployment: Deployment, head: int,
-                      from_block: int | None, progress: ProgressCallback) -> DeploymentReport:
-    cursor = _cursor(deployment)
-    report = DeploymentReport(deployment, from_block=cursor.next_block)
+def _guarded(cursor: IndexCursor, report: DeploymentReport, step, *args) -> None:
+    """Run one step of a deployment's indexing; a failure stops that deployment only, and is
+    recorded on its cursor and in its report."""
     try:
-        requested = from_block if from_block is not None else cursor.reindex_from_block
-        if requested is not None:
-            # An administrator's "re-index from block": cleared whatever else happens.
-            IndexCursor.objects.filter(pk=cursor.pk).update(reindex_from_block=None)
-            _roll_back(cursor, requested, report, reorg=False)
-        _check_reorg(w3, chain, cursor, report)
-        _read_to_head(w3, chain, cursor, head, report, progress)
+        step(*args)
     except SoftTimeLimitExceeded:
         raise  # the task's time is up: stop the run; the next one resumes from the cursor
     except Exception as exc:
         report.error = _describe(exc)
         _record_error(cursor, report.error, range_size=cursor.range_size)
-        logger.warning("Indexing %s stopped at block %s: %s", deployment, cursor.next_block,
-                       report.error)
-    else:
-        now = timezone.now()
-        IndexCursor.objects.filter(pk=cursor.pk).update(
-            head_block=head, last_run_at=now, last_success_at=now, last_error="")
-    report.next_block = cursor.next_block
-    return report
+        logger.warning("Indexing %s stopped at block %s: %s", cursor.deployment,
+                       cursor.next_block, report.error)
 
 
-def _read_to_head(w3, chain, cursor, head, report, progress: ProgressCallback) -> None:
-    window = reorg_window(chain)
-    first = cursor.next_block
-    while cursor.next_block <= head:
-        start = cursor.next_block
-        size = cursor.range_size
-        end = min(head, start + size - 1)
+def _requested_rollback(cursor: IndexCursor, block: int, report: DeploymentReport) -> None:
+    """An administrator's "re-index from block": cleared whatever else happens."""
+    IndexCursor.objects.filter(pk=cursor.pk).update(reindex_from_block=None)
+    _roll_back(cursor, block, report, reorg=False)
+
+
+@dataclass
+class _Pending:
+    """A range read and not written yet."""
+
+    cursor: IndexCursor
+    read: RangeRead
+    range_size: int
+    report: DeploymentReport
+    first: int  # the deployment's first block of this run, for the progress
+
+
+@dataclass
+class _Run:
+    """One pass's reading and writing. The range of each deployment that reaches the head is
+    held (`pending`) and the ranges of all the deployments are written in one transaction at
+    the end: a new block costs one commit, not one per deployment. A deployment that needs
+    more than one range (catching up) writes each range as it goes, after what is held (the
+    schema registry's ranges before the attestations that may need their schemas)."""
+
+    w3: Web3
+    chain: Chain
+    head: int
+    window: int
+    progress: ProgressCallback
+    pending: list[_Pending] = field(default_factory=list)
+    wrote_head: set[int] = field(default_factory=set)  # cursors written up to the head
+
+    def write(self, item: _Pending) -> None:
+        self.pending.append(item)
+        if item.read.end < self.head:
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
         try:
-            read = read_range(w3, cursor.deployment, start, end)
+            with transaction.atomic():
+                written = [store.write_range(p.cursor, p.read, head=self.head,
+                                             window=self.window, range_size=p.range_size)
+                           for p in pending]
+        except SoftTimeLimitExceeded:
+            raise
+        except Exception as exc:
+            error = _describe(exc)
+            for p in pending:
+                p.report.error = error
+                _record_error(p.cursor, error, range_size=p.cursor.range_size)
+                logger.warning("Indexing %s stopped at block %s: %s", p.cursor.deployment,
+                               p.read.start, error)
+            return
+        for p, counts in zip(pending, written):
+            p.report.ranges += 1
+            p.report.logs += p.read.logs
+            for name, count in counts.items():
+                setattr(p.report, name, getattr(p.report, name) + count)
+            if p.read.end == self.head:
+                self.wrote_head.add(p.cursor.pk)
+            self.progress(p.cursor.next_block - p.first, self.head - p.first + 1)
+
+
+def _read_to_head(run: _Run, cursor: IndexCursor, head_hash: str,
+                  report: DeploymentReport) -> None:
+    """Read the deployment from its cursor to the head in adaptive ranges, handing each to
+    the run to write. A range that holds too much (a provider's limit, a timeout, an answer
+    over RPC_RESPONSE_MAX_BYTES) is halved, down to one block, which the reader takes in
+    parts; ranges do not grow again in a run that had to shrink one."""
+    first, shrunk = cursor.next_block, False
+    start = cursor.next_block
+    while start <= run.head and not report.error:
+        size = cursor.range_size
+        end = min(run.head, start + size - 1)
+        try:
+            read = read_range(run.w3, cursor.deployment, start, end,
+                              end_hash=head_hash if end == run.head else None)
         except Exception as exc:
             if rpc.is_range_too_large(exc) and size > 1:
-                cursor.range_size = max(1, size // 2)
+                cursor.range_size, shrunk = max(1, size // 2), True
                 logger.info("%s: blocks %s-%s hold too much (%s); trying %s blocks.",
                             cursor.deployment, start, end, exc, cursor.range_size)
                 continue
             raise
-        written = store.write_range(cursor, read, head=head, window=window,
-                                    range_size=_next_size(size, end - start + 1, read.logs))
-        report.ranges += 1
-        report.logs += read.logs
-        for name, count in written.items():
-            setattr(report, name, getattr(report, name) + count)
-        progress(cursor.next_block - first, head - first + 1)
+        following = _next_size(size, end - start + 1, read.logs)
+        run.write(_Pending(cursor, read, min(following, size) if shrunk else following,
+                           report, first))
+        start = end + 1
 
 
 def _next_size(size: int, read_blocks: int, logs: int) -> int:
@@ -221,14 +308,16 @@ def _next_size(size: int, read_blocks: int, logs: int) -> int:
     return size
 
 
-def _check_reorg(w3, chain, cursor, report) -> None:
-    """Compare the newest stored block hash with the chain's; on a difference, find the fork
-    (the newest stored block still on the chain) and roll back to the block after it."""
+def _check_reorg(w3, chain, cursor, report, known: dict[int, str | None]) -> None:
+    """Compare the newest stored block hash with the chain's (in `known`, read with the
+    head, or read now); on a difference, find the fork (the newest stored block still on the
+    chain) and roll back to the block after it."""
     recent = {int(n): h for n, h in cursor.recent_blocks.items()}
     if not recent:
         return
     tip = max(recent)
-    if rpc.block_hashes(w3, [tip])[tip] == recent[tip]:
+    now = known[tip] if tip in known else rpc.block_hashes(w3, [tip])[tip]
+    if now == recent[tip]:
         return
     numbers = sorted(recent)
     now = rpc.block_hashes(w3, numbers)

@@ -185,10 +185,12 @@ def prune_blocks(blocks: dict, window: int) -> dict:
 
 def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: int,
                 window: int) -> dict:
-    """Store the range and move the cursor past it; returns counts of what was written."""
+    """Store the range and move the cursor past it; returns counts of what was written. In
+    the caller's transaction, if it has one (an index run writes its deployments' ranges in
+    one), with no savepoint of its own: a failure rolls all of it back."""
     now = timezone.now()
     skipped = list(read.skipped)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         written = {"schemas": _write_schemas(cursor, read.schemas, skipped)}
         written["attestations"] = _write_attestations(cursor, read.attested, skipped,
                                                       revoked=False)

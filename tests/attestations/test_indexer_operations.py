@@ -37,7 +37,8 @@ class CrowdedRpc(StubRpc):
         if method == "eth_blockNumber":
             return {"result": hex(self.head)}
         if method == "eth_getBlockByNumber":
-            return {"result": {"hash": hash32(int(params[0], 16))}}
+            number = self.head if params[0] == "latest" else int(params[0], 16)
+            return {"result": {"number": hex(number), "hash": hash32(number)}}
         if method == "eth_getLogs":
             start, end = int(params[0]["fromBlock"], 16), int(params[0]["toBlock"], 16)
             if end - start + 1 > self.limit:
