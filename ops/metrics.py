@@ -71,7 +71,7 @@ class StateCollector:
     one that fails (a table not migrated yet) is left out and logged, the others stay."""
 
     def collect(self):
-        for family in (self._executors, self._rpc_endpoints, self._index_lag, self._workflows,
+        for family in (self._executors, self._rpc_endpoints, self._indexer, self._workflows,
                        self._replicas):
             try:
                 yield from family()
@@ -117,16 +117,23 @@ class StateCollector:
                 latency.add_metric(ids, endpoint.latency_ms / 1000)
         yield from (up, lag, latency)
 
-    def _index_lag(self):
+    def _indexer(self):
         from attestations.models import IndexCursor
 
         gauge = GaugeMetricFamily("attestations_index_lag_blocks",
                                   "Blocks between a chain's head and what the indexer has read.",
                                   labels=["chain_id", "deployment_id"])
+        skipped = GaugeMetricFamily(
+            "attestations_index_skipped_records",
+            "Records the indexer could not store or read and went past (the latest "
+            f"{IndexCursor.SKIPPED_KEPT}, listed with the reason on the cursor in the admin).",
+            labels=["chain_id", "deployment_id"])
         for cursor in IndexCursor.objects.all():
+            labels = [str(cursor.chain_id), str(cursor.deployment_id)]
             if cursor.lag is not None:
-                gauge.add_metric([str(cursor.chain_id), str(cursor.deployment_id)], cursor.lag)
-        yield gauge
+                gauge.add_metric(labels, cursor.lag)
+            skipped.add_metric(labels, len(cursor.skipped))
+        yield from (gauge, skipped)
 
     def _workflows(self):
         from bindings.models import Workflow, WorkflowState

@@ -23,7 +23,7 @@ from web3 import Web3
 
 from attestations.indexer import rpc, store
 from attestations.indexer.lock import chain_lock
-from attestations.indexer.reader import RangeRead, read_range
+from attestations.indexer.reader import RangeRead, prefetch_logs, read_range
 from attestations.models import IndexCursor
 from core.progress import ProgressCallback, no_progress
 from registry.chain_client import chain_client
@@ -144,6 +144,8 @@ def _index_pass(chain: Chain, report: ChainReport, from_block: int | None,
                        report.error)
         return
     run = _Run(w3, chain, report.head, reorg_window(chain), progress)
+    if from_block is None:
+        run.prefetch(cursors)
     reports = []
     for cursor in cursors:
         done = DeploymentReport(cursor.deployment, from_block=cursor.next_block)
@@ -235,6 +237,23 @@ class _Run:
     progress: ProgressCallback
     pending: list[_Pending] = field(default_factory=list)
     wrote_head: set[int] = field(default_factory=set)  # cursors written up to the head
+    # {cursor: (start, logs)} of the ranges to the head fetched together (`prefetch`)
+    prefetched: dict[int, tuple[int, list[dict]]] = field(default_factory=dict)
+
+    def prefetch(self, cursors: list[IndexCursor]) -> None:
+        """Fetch the logs of every deployment that is one range away from the head in one
+        batch: a run that follows the head makes one getLogs round trip, not one each."""
+        near = [c for c in cursors if c.reindex_from_block is None
+                and c.next_block <= self.head < c.next_block + c.range_size]
+        if len(near) > 1:
+            found = prefetch_logs(self.w3, [(c.deployment, c.next_block, self.head)
+                                            for c in near])
+            self.prefetched = {c.pk: (c.next_block, logs) for c, logs in zip(near, found)}
+
+    def logs(self, cursor: IndexCursor, start: int, end: int) -> list[dict] | None:
+        """What `prefetch` fetched for exactly this range, if it did."""
+        fetched = self.prefetched.pop(cursor.pk, None)
+        return fetched[1] if fetched and fetched[0] == start and end == self.head else None
 
     def write(self, item: _Pending) -> None:
         self.pending.append(item)
@@ -242,14 +261,21 @@ class _Run:
             self.flush()
 
     def flush(self) -> None:
+        """Write what is held: the ranges with records in one transaction first (what makes
+        a new attestation verifiable), then those that only move their cursor."""
         pending, self.pending = self.pending, []
+        with_records = [p for p in pending if p.read.holds_records]
+        self._write(with_records)
+        self._write([p for p in pending if p not in with_records])
+
+    def _write(self, pending: list[_Pending]) -> None:
         if not pending:
             return
         try:
-            with transaction.atomic():
-                written = [store.write_range(p.cursor, p.read, head=self.head,
-                                             window=self.window, range_size=p.range_size)
-                           for p in pending]
+            try:
+                written = self._write_all(pending, careful=False)
+            except store.Refused:  # a record the database refuses: again, skipping it
+                written = self._write_all(pending, careful=True)
         except SoftTimeLimitExceeded:
             raise
         except Exception as exc:
@@ -260,7 +286,9 @@ class _Run:
                 logger.warning("Indexing %s stopped at block %s: %s", p.cursor.deployment,
                                p.read.start, error)
             return
-        for p, counts in zip(pending, written):
+        for p, (counts, changes) in zip(pending, written):
+            for name, value in changes.items():
+                setattr(p.cursor, name, value)
             p.report.ranges += 1
             p.report.logs += p.read.logs
             for name, count in counts.items():
@@ -268,6 +296,12 @@ class _Run:
             if p.read.end == self.head:
                 self.wrote_head.add(p.cursor.pk)
             self.progress(p.cursor.next_block - p.first, self.head - p.first + 1)
+
+    def _write_all(self, pending: list[_Pending], careful: bool) -> list[tuple[dict, dict]]:
+        with transaction.atomic():
+            return [store.write_range(p.cursor, p.read, head=self.head, window=self.window,
+                                      range_size=p.range_size, careful=careful)
+                    for p in pending]
 
 
 def _read_to_head(run: _Run, cursor: IndexCursor, head_hash: str,
@@ -283,7 +317,8 @@ def _read_to_head(run: _Run, cursor: IndexCursor, head_hash: str,
         end = min(run.head, start + size - 1)
         try:
             read = read_range(run.w3, cursor.deployment, start, end,
-                              end_hash=head_hash if end == run.head else None)
+                              end_hash=head_hash if end == run.head else None,
+                              logs=run.logs(cursor, start, end))
         except Exception as exc:
             if rpc.is_range_too_large(exc) and size > 1:
                 cursor.range_size, shrunk = max(1, size // 2), True

@@ -39,6 +39,12 @@ class RangeRead:
     # Logs that could not be read, as IndexCursor.skipped records them.
     skipped: list[dict] = field(default_factory=list)
 
+    @property
+    def holds_records(self) -> bool:
+        """Whether writing it stores more than the cursor's move."""
+        return any((self.schemas, self.attested, self.revoked, self.timestamps,
+                    self.offchain_revocations, self.skipped))
+
 
 def skipped_record(block: int, log_index: int | None, tx_hash: str, uid: str,
                    reason: str) -> dict:
@@ -54,16 +60,18 @@ def topics_for(deployment: Deployment) -> list[str]:
 
 
 def read_range(w3: Web3, deployment: Deployment, start: int, end: int,
-               end_hash: str | None = None) -> RangeRead:
+               end_hash: str | None = None, logs: list[dict] | None = None) -> RangeRead:
     """Read blocks start..end. The last block's hash (`end_hash`, when the caller read it
-    with the head) is read before the logs: if the chain reorganises in between, the stored
-    hash is the older one and the next run notices."""
+    with the head) is read before the logs (`logs`, when the caller fetched them after it):
+    if the chain reorganises in between, the stored hash is the older one and the next run
+    notices."""
     if end_hash is None:
         (end_hash,) = rpc.block_hashes(w3, [end]).values()
         if end_hash is None:
             raise ChainMoved(f"Block {end} is no longer on the chain.")
     read = RangeRead(start, end, end_hash, block_hashes={end: end_hash})
-    logs = _logs(w3, deployment, read)
+    if logs is None:
+        logs = _logs(w3, deployment, read)
     read.logs = len(logs)
     decoded = []
     for log in logs:
@@ -88,6 +96,18 @@ def read_range(w3: Web3, deployment: Deployment, start: int, end: int,
     else:
         _read_eas(w3, deployment, decoded, read)
     return read
+
+
+def prefetch_logs(w3: Web3, ranges: list[tuple[Deployment, int, int]]) -> list[list[dict]]:
+    """The logs of several deployments' ranges in one JSON-RPC batch (one round trip for an
+    index run that follows the head); [] when any fails: each range is then read alone."""
+    try:
+        return rpc.batch(w3, [("eth_getLogs", rpc.logs_filter(d.address, topics_for(d), s, e))
+                              for d, s, e in ranges])
+    except Exception as exc:
+        logger.info("Reading %s ranges in one batch failed (%s); one at a time.", len(ranges),
+                    exc)
+        return []
 
 
 def _logs(w3: Web3, deployment: Deployment, read: RangeRead) -> list[dict]:

@@ -122,11 +122,14 @@ def block_hashes(w3: Web3, numbers: list[int]) -> dict[int, str | None]:
     return {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)}
 
 
+def logs_filter(address: str, topics: list[str], from_block: int, to_block: int) -> list:
+    """eth_getLogs' parameters: logs of `address` with any of `topics` first."""
+    return [{"address": address, "topics": [topics],
+             "fromBlock": hex(from_block), "toBlock": hex(to_block)}]
+
+
 def get_logs(w3: Web3, address: str, topics: list[str], from_block: int, to_block: int):
-    return call(w3, "eth_getLogs", [{
-        "address": address, "topics": [topics],
-        "fromBlock": hex(from_block), "toBlock": hex(to_block),
-    }])
+    return call(w3, "eth_getLogs", logs_filter(address, topics, from_block, to_block))
 
 
 def eth_calls(w3: Web3, to: str, calldata: list[str], size: int, block="latest") -> list:
