@@ -337,6 +337,11 @@ CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TIMEZONE = TIME_ZONE
 # Worker and beat log through LOGGING below (config/celery.py), not Celery's own handler.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery's Django fix-up closes the database connections before and after every task unless
+# DB_REUSE_MAX is set: a new PostgreSQL session per task, which cost an index run more than
+# its queries. Workers keep theirs as the web does (CONN_MAX_AGE, the health check before
+# reuse: config/celery.py); the fix-up closes them every DB_REUSE_MAX tasks as well.
+CELERY_DB_REUSE_MAX = 1000
 # The periodic tasks' results are read by no one: not stored. A caller that waits for one
 # asks for it per message (send_task(..., ignore_result=False)), and it is stored in
 # CELERY_RESULT_BACKEND for CELERY_RESULT_EXPIRES seconds.
