@@ -108,28 +108,39 @@ def _again_key(chain_id: int) -> str:
     return f"indexer-again:{chain_id}"
 
 
-def index_chain(chain: Chain, *, from_block: int | None = None,
+NOT_INDEXED = "not an active chain with deployments to index"
+
+
+def index_chain(chain: Chain | int, *, from_block: int | None = None,
                 progress: ProgressCallback = no_progress) -> ChainReport:
     """One run over the chain's deployments; `from_block` re-reads them from that block.
-    `progress(done, total)` in blocks of the deployment being read, after each range."""
-    report = ChainReport(chain.chain_id)
-    with chain_lock(chain.chain_id) as held:
+    `progress(done, total)` in blocks of the deployment being read, after each range.
+    Given a chain id (the index task), the chain is indexed only while it is active
+    (read with its deployments: no query of its own), else the run is skipped."""
+    chain_id = chain if isinstance(chain, int) else chain.chain_id
+    report = ChainReport(chain_id)
+    with chain_lock(chain_id) as held:
         if not held:
-            cache.set(_again_key(chain.chain_id), True, AGAIN_SECONDS)
+            cache.set(_again_key(chain_id), True, AGAIN_SECONDS)
             report.skipped = "another run holds the chain's lock"
             return report
-        cache.delete(_again_key(chain.chain_id))  # this pass reads a head from now on
+        cache.delete(_again_key(chain_id))  # this pass reads a head from now on
         _index_pass(chain, report, from_block, progress)
         for _ in range(MAX_PASSES - 1):
-            if report.error or not cache.delete(_again_key(chain.chain_id)):
+            if report.skipped or report.error or not cache.delete(_again_key(chain_id)):
                 break
             _index_pass(chain, report, None, progress)
     return report
 
 
-def _index_pass(chain: Chain, report: ChainReport, from_block: int | None,
+def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
                 progress: ProgressCallback) -> None:
     cursors = _cursors(chain)
+    if isinstance(chain, int):
+        if not cursors:
+            report.skipped = NOT_INDEXED
+            return
+        chain = cursors[0].chain
     w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
     # The head and each cursor's newest block hash (for the reorganisation check), in one
     # round trip.
@@ -171,11 +182,16 @@ def _index_pass(chain: Chain, report: ChainReport, from_block: int | None,
             report.deployments.append(done)
 
 
-def _cursors(chain: Chain) -> list[IndexCursor]:
+def _cursors(chain: Chain | int) -> list[IndexCursor]:
     """The cursors of the chain's indexed deployments (made for new ones), schema registries
-    first: an attestation then finds its schema in the same run."""
-    deployments = Deployment.objects.filter(chain=chain, kind__in=INDEXED_KINDS).select_related(
+    first: an attestation then finds its schema in the same run. By chain id: those of an
+    active chain only."""
+    deployments = Deployment.objects.filter(kind__in=INDEXED_KINDS).select_related(
         "index_cursor", "chain")
+    if isinstance(chain, int):
+        deployments = deployments.filter(chain_id=chain, chain__status=Chain.Status.ACTIVE)
+    else:
+        deployments = deployments.filter(chain=chain)
     cursors = []
     for deployment in deployments:
         try:

@@ -181,6 +181,22 @@ def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain
     assert index_one_chain(999_999)["skipped"] == "not an active chain with deployments to index"
 
 
+def test_the_task_skips_an_inactive_chain_without_asking_its_node():
+    with StubRpc(chain_id=424244) as node:
+        chain = ChainFactory(chain_id=424244, status="inactive")
+        RpcEndpointFactory(chain=chain, url=node.url)
+        deployment = DeploymentFactory(chain=chain, kind="eas", start_block=0)
+
+        report = index_one_chain(424244)
+
+        assert report["skipped"] == "not an active chain with deployments to index"
+        assert node.requests == 0 and not IndexCursor.objects.filter(deployment=deployment)
+        chain.status = "active"
+        chain.save()
+        index_one_chain(424244)
+        assert node.requests > 0  # the stub knows no blocks: the run fails, but it ran
+
+
 def test_the_command_refuses_unknown_and_inactive_chains():
     with pytest.raises(CommandError, match="No chain"):
         call_command("index_chain", "nowhere")
