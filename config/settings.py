@@ -258,6 +258,9 @@ INDEXER_TARGET_LOGS = env.positive_int("INDEXER_TARGET_LOGS", default=2_000)
 INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=200)
 INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
 INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
+# A process's index runs of a chain share its chain client (the endpoints' order read once,
+# HTTP connections kept) for this long at most; a run that fails drops it (0: one per run).
+INDEXER_CLIENT_SECONDS = env.non_negative_int("INDEXER_CLIENT_SECONDS", default=10)
 
 # What a documentHash is the hash of a file's bytes with (core/document_hash.py): the
 # algorithms accepted, the default first. Shown in GET /chains; the verify_document command

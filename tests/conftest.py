@@ -27,20 +27,23 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute) and no key
-    remembered by the process."""
+    """Each test starts with an empty cache (keys are cached for a minute) and nothing
+    remembered by the process (keys, subscriptions, chain clients)."""
     from django.core.cache import cache
 
+    from attestations.indexer import forget_clients
     from registry.models.api_keys import forget_recent
     from webhooks import routing
 
     cache.clear()
     forget_recent()
     routing.forget()  # subscriptions of an earlier test were rolled back
+    forget_clients()  # the indexer's chain clients, over endpoints of an earlier test
     yield
     cache.clear()
     forget_recent()
     routing.forget()
+    forget_clients()
 
 
 @pytest.fixture(autouse=True)

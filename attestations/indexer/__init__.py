@@ -12,6 +12,7 @@ the next block to be indexed.
 """
 
 import logging
+import time
 from dataclasses import dataclass, field
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -130,6 +131,8 @@ def index_chain(chain: Chain | int, *, from_block: int | None = None,
             if report.skipped or report.error or not cache.delete(_again_key(chain_id)):
                 break
             _index_pass(chain, report, None, progress)
+    if report.error or any(d.error for d in report.deployments):
+        _clients.pop(chain_id, None)  # the next run reads the endpoints again
     return report
 
 
@@ -141,7 +144,7 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
             report.skipped = NOT_INDEXED
             return
         chain = cursors[0].chain
-    w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
+    w3 = _client(chain)
     # The head and each cursor's newest block hash (for the reorganisation check), in one
     # round trip.
     tips = sorted({max(int(n) for n in c.recent_blocks) for c in cursors if c.recent_blocks})
@@ -180,6 +183,27 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
             earlier[cursor.deployment_id].add(done)
         else:
             report.deployments.append(done)
+
+
+_clients: dict[int, tuple[float, Web3]] = {}  # chain id -> (when it was made, client)
+
+
+def _client(chain: Chain) -> Web3:
+    """The chain's client, shared by this process's runs for INDEXER_CLIENT_SECONDS: the
+    order of its endpoints is a query whose building costs a run at the head a fifth of its
+    CPU, and its HTTP connections stay open. A run that fails drops it (`forget_clients`),
+    so the next one reads the endpoints again; an administrator's change to them reaches
+    the indexer within that time."""
+    made = _clients.get(chain.chain_id)
+    if made is not None and time.monotonic() - made[0] < settings.INDEXER_CLIENT_SECONDS:
+        return made[1]
+    w3 = chain_client(chain, timeout=settings.INDEXER_RPC_TIMEOUT_SECONDS)
+    _clients[chain.chain_id] = (time.monotonic(), w3)
+    return w3
+
+
+def forget_clients() -> None:
+    _clients.clear()
 
 
 def _cursors(chain: Chain | int) -> list[IndexCursor]:

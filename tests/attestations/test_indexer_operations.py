@@ -8,6 +8,7 @@ import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from attestations import eas as eas_contracts
 from attestations.indexer import events, index_chain, reader, rpc
@@ -15,7 +16,8 @@ from attestations.indexer.lock import LOCK_CLASS
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.tasks import index_all_chains, index_one_chain
 from registry.chain_client import NoEndpointAvailable
-from tests.anvil import StubRpc, free_port
+from registry.models import RpcEndpoint
+from tests.anvil import StubRpc, closed_url, free_port
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
 
 pytestmark = pytest.mark.django_db
@@ -179,6 +181,28 @@ def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain
     assert index_all_chains() == [31337]
     assert index_one_chain(31337)["skipped"] == ""
     assert index_one_chain(999_999)["skipped"] == "not an active chain with deployments to index"
+
+
+@pytest.mark.chain
+def test_runs_share_a_chain_client_for_a_while_and_a_failed_run_drops_it(eas_chain, settings):
+    settings.INDEXER_CLIENT_SECONDS = 60
+    endpoints = RpcEndpoint.objects.filter(chain=eas_chain.chain)
+    good_url = endpoints.get().url
+
+    def run() -> tuple[bool, bool]:
+        """(whether the run went well, whether it read the chain's endpoints)"""
+        with CaptureQueriesContext(connection) as queries:
+            report = index_chain(eas_chain.chain)
+        return report.ok, any("registry_rpcendpoint" in q["sql"] for q in queries)
+
+    assert run() == (True, True)  # the first run reads the endpoints
+    endpoints.update(url=closed_url())
+    assert run() == (True, False)  # later ones use its client: an endpoint's change waits...
+    settings.INDEXER_CLIENT_SECONDS = 0  # ... this long at most
+    assert run() == (False, True)
+    settings.INDEXER_CLIENT_SECONDS = 60
+    endpoints.update(url=good_url)
+    assert run() == (True, True)  # the failed run dropped the client: read again at once
 
 
 def test_the_task_skips_an_inactive_chain_without_asking_its_node():
