@@ -339,6 +339,7 @@ class _Run:
 
     def _write_all(self, pending: list[_Pending], careful: bool) -> list[tuple[dict, dict]]:
         with transaction.atomic():
+            store.commit_without_waiting_for_disk()
             return [store.write_range(p.cursor, p.read, head=self.head, window=self.window,
                                       range_size=p.range_size, careful=careful)
                     for p in pending]

@@ -195,6 +195,19 @@ def prune_blocks(blocks: dict, window: int) -> dict:
             if int(n) >= newest - window}
 
 
+def commit_without_waiting_for_disk() -> None:
+    """This transaction's commit returns before PostgreSQL has flushed it to disk
+    (synchronous_commit off, for this transaction only): a new attestation verifies without
+    waiting for an fsync. A crash of the database server may lose the last few hundred
+    milliseconds of such commits, and nothing else: what an index transaction writes is
+    derived from the chain, and its cursor moves in the same transaction, so the next run
+    reads those blocks again. A later synchronous commit (a workflow confirmed from them)
+    flushes them first: the write-ahead log is flushed in order."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
 def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: int,
                 window: int, careful: bool = True) -> tuple[dict, dict]:
     """Store the range and move the cursor past it; returns (counts of what was written, the
