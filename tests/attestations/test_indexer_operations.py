@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from attestations import eas as eas_contracts
-from attestations.indexer import events, index_chain, reader, rpc
+from attestations.indexer import events, index_chain, reader, rpc, store
 from attestations.indexer.lock import LOCK_CLASS
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.tasks import index_all_chains, index_one_chain
@@ -203,6 +203,38 @@ def test_runs_share_a_chain_client_for_a_while_and_a_failed_run_drops_it(eas_cha
     settings.INDEXER_CLIENT_SECONDS = 60
     endpoints.update(url=good_url)
     assert run() == (True, True)  # the failed run dropped the client: read again at once
+
+
+@pytest.mark.chain
+@pytest.mark.django_db(transaction=True)  # transactions as in production: SET LOCAL ends
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL setting")
+def test_index_writes_commit_without_waiting_for_the_disk_and_nothing_else_does(
+        eas_chain, monkeypatch):
+    attest_one(eas_chain)
+    seen, real_write = [], store.write_range
+
+    def write_range(*args, **kwargs):
+        seen.append(setting("synchronous_commit"))
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_range", write_range)
+    assert index_chain(eas_chain.chain).ok
+
+    assert seen == ["off", "off"]  # the range with the attestation, the registry's move
+    assert setting("synchronous_commit") == "on"  # the session's own, after the run
+
+
+def setting(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SHOW {name}")
+        return cursor.fetchone()[0]
+
+
+def attest_one(eas_chain) -> str:
+    node = eas_chain.node
+    uid, _ = eas_contracts.attest(node.w3, node.deployment.eas, schema_uid=node.register_schema(),
+                                  data=bytes(32), sender=node.sender)
+    return uid
 
 
 def test_the_task_skips_an_inactive_chain_without_asking_its_node():
