@@ -234,14 +234,14 @@ STAGES = ("mined -> head pushed (websocket)", "head pushed -> run received (foll
 def stages(clock: BlockClock, heads: HeadClock, rows: RowWatch, watch: VerifyWatch,
            blocks: dict[str, int], runs: list[dict]) -> list[tuple[float, ...]]:
     """Per document, the seconds of each of STAGES ("mined": the clock's poll, up to 20 ms
-    late). Its run is the first that ended with its block read after its commit."""
+    late). Its run is the first to end, after its head was pushed, with its block read."""
     measured = []
     for document, block in blocks.items():
         pushed = heads.first_seen.get(block)
         committed, verified = rows.committed_at.get(document), watch.verified_at.get(document)
         if None in (pushed, committed, verified):
             continue
-        done = [run for run in runs if run["head"] >= block and run["ended"] >= committed]
+        done = [run for run in runs if run["head"] >= block and run["ended"] >= pushed]
         if not done:
             continue
         run = min(done, key=lambda r: r["ended"])
