@@ -2,7 +2,7 @@
 helpers to deploy them, register a schema, attest and revoke from an account the node manages.
 
 The service needs no npm: the ABI it calls (eas_abi, schema_registry_abi) is built in
-core/eas_abi.py from the functions' and events' signatures, the way Solidity declares them; a
+eas_primitives/abi.py from the functions' and events' signatures, the way Solidity declares them; a
 test holds it equal to the artifacts'. Only deploying needs the artifacts (hardhat JSON: "abi"
 and "bytecode"), extracted by scripts/chain_tools.sh into settings.EAS_ARTIFACTS_DIR: the demo
 and the tests on anvil. The helpers take a Web3 from registry.chain_client (or a test's own)
@@ -19,7 +19,7 @@ from django.conf import settings
 from web3 import Web3
 from web3.logs import DISCARD
 
-from core.eas_abi import ZERO_ADDRESS, ZERO_UID, eas_abi, schema_registry_abi
+from eas_primitives.abi import ZERO_ADDRESS, ZERO_UID, eas_abi, schema_registry_abi
 
 
 class EasArtifactMissing(Exception):

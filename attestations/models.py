@@ -11,6 +11,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Now
 
 from attestations.confirmations import confirmations_expression
+from attestations.schema import head_word, parse
 from registry.models import Chain, Deployment
 
 
@@ -94,12 +95,19 @@ class Schema(OnChainRecord):
 
     def rederive_document_hashes(self) -> int:
         """Set each attestation's document hash from its decoded data under the current
-        document_hash_field (none when it is empty); returns how many were updated."""
+        document_hash_field (none when it is empty), or, for data not decoded, from its
+        place in the data; returns how many were updated."""
         attestations = Attestation.objects.filter(schema=self)
         if not self.document_hash_field:
             return attestations.update(document_hash=None)
-        return attestations.update(
+        updated = attestations.filter(decoded__isnull=False).update(
             document_hash=KeyTextTransform(self.document_hash_field, "decoded"))
+        raw = list(attestations.filter(decoded__isnull=True).only("pk", "data"))
+        fields = parse(self.schema) if raw and not self.parse_error else []
+        for attestation in raw:
+            attestation.document_hash = head_word(fields, bytes(attestation.data),
+                                                  self.document_hash_field)
+        return updated + Attestation.objects.bulk_update(raw, ["document_hash"], batch_size=500)
 
 
 class Attestation(OnChainRecord):
@@ -133,6 +141,10 @@ class Attestation(OnChainRecord):
     decode_error = models.TextField(blank=True, default="", db_default="",
                                     help_text="Why `decoded` is null, if it is.")
     document_hash = models.CharField(max_length=66, null=True, blank=True)
+    undecodable = models.BooleanField(
+        default=False, db_default=False,
+        help_text="The data is not laid out as its schema says (decode_error says how): it "
+        "names its document but verifies nothing.")
 
     class Meta:
         ordering = ["-time", "-id"]
@@ -239,6 +251,8 @@ class OffchainAttestation(models.Model):
     decoded = models.JSONField(null=True, blank=True)
     decode_error = models.TextField(blank=True, default="")
     document_hash = models.CharField(max_length=66, null=True, blank=True)
+    undecodable = models.BooleanField(default=False, db_default=False,
+                                      help_text="As Attestation.undecodable.")
     package = models.JSONField(help_text="The package as submitted: anyone can check it again.")
     submitted_at = models.DateTimeField(auto_now_add=True)
 
@@ -303,7 +317,7 @@ class IndexCursor(models.Model):
 
 
 class MerkleBatch(models.Model):
-    """Documents bound together by one Merkle root (binding mode `merkle`, core/merkle.py):
+    """Documents bound together by one Merkle root (binding mode `merkle`, eas_primitives/merkle.py):
     an executor attested the root under the root schema in `tx_hash`, and reported the
     batch; the service built the tree again from the documents it had handed out, and
     stored each leaf's proof. `attestation_uid` is the root's attestation once the indexer

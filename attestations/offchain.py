@@ -25,9 +25,9 @@ from eth_account.messages import encode_typed_data
 from eth_utils import keccak
 
 from attestations.models import Schema
-from core.eas_abi import ZERO_ADDRESS, eas_abi
 from core.errors import ServiceUnavailable
 from core.validators import InvalidHex, normalize_address, normalize_bytes32
+from eas_primitives.abi import ZERO_ADDRESS, eas_abi
 from registry.chain_client import NoEndpointAvailable, endpoint_clients
 from registry.models import Chain, Deployment
 
@@ -289,7 +289,7 @@ def store(checked: CheckedPackage, package: dict):
     except (OverflowError, ValueError, OSError):
         _refuse("sig.message.time", "The time is beyond 9999-12-31.")
     expiration_time, expiration_raw = expiration_of(checked.expiration_time)
-    decoded, document_hash, decode_error = decode_data(checked.schema, checked.data)
+    decoded = decode_data(checked.schema, checked.data)
     record, created = OffchainAttestation.objects.get_or_create(
         chain=checked.chain, uid=checked.uid, defaults={
             "deployment": checked.deployment, "version": checked.version,
@@ -297,7 +297,7 @@ def store(checked: CheckedPackage, package: dict):
             "attester": checked.attester, "recipient": checked.recipient,
             "ref_uid": checked.ref_uid, "time": time, "expiration_time": expiration_time,
             "expiration_time_raw": expiration_raw, "revocable": checked.revocable,
-            "data": checked.data, "salt": checked.salt or "", "decoded": decoded,
-            "decode_error": decode_error, "document_hash": document_hash,
-            "package": package})
+            "data": checked.data, "salt": checked.salt or "", "decoded": decoded.decoded,
+            "decode_error": decoded.error, "document_hash": decoded.document_hash,
+            "undecodable": decoded.undecodable, "package": package})
     return record, created

@@ -367,7 +367,9 @@ def check(schema: str, data: dict | None = None) -> SchemaCheck:
 _JSON_NUMBER_MAX_BITS = 48
 
 
-# Data longer than this is kept raw, not decoded: its JSON would weigh on every row read.
+# Data longer than this is not decoded into JSON (`decoded`): that JSON would weigh on every
+# row read. Its layout is still checked, and its document hash read from its place
+# (`head_word`), so that such an attestation verifies as any other.
 MAX_DECODED_DATA = 16 * 1024
 
 
@@ -393,6 +395,34 @@ def decode(fields: list[Field], data: bytes) -> dict:
     except Exception as exc:  # eth_abi raises several unrelated types for bad input
         raise ValueError(f"The data does not decode with the schema: {exc}") from None
     return {f.name: _json_value(f, f.dims, v) for f, v in zip(fields, values)}
+
+
+def check_layout(fields: list[Field], data: bytes) -> None:
+    """ValueError when `data` is not laid out as abi.encode lays out values of the fields
+    (see _check_layout); the values themselves are not decoded."""
+    try:
+        _check_layout([f.abi_type(strings_as_bytes=True) for f in fields], data)
+    except Exception as exc:  # eth_abi's grammar raises several types too
+        raise ValueError(f"The data does not decode with the schema: {exc}") from None
+
+
+def head_word(fields: list[Field], data: bytes, name: str) -> str | None:
+    """The top-level bytes32 field `name` (0x-hex) read from its place in `data`, or None
+    when the data ends before it. abi.encode writes each top-level field in the head, in
+    order: a static one whole, a dynamic one as a word (its offset); so a bytes32 field is a
+    word at a known place, whatever the size of the rest, which is not decoded."""
+    at = 0
+    for f in fields:
+        if f.name == name:
+            if f.type != "bytes32" or len(data) < at + 32:
+                return None
+            return "0x" + data[at:at + 32].hex()
+        try:
+            abi_type = eth_abi.grammar.parse(f.abi_type())
+        except Exception:  # a type eth_abi cannot size: the fields after it have no place
+            return None
+        at += 32 if abi_type.is_dynamic else _static_size(abi_type)
+    return None
 
 
 def _check_layout(types: list[str], data: bytes) -> None:

@@ -72,7 +72,7 @@ def say(*lines: str) -> None:
 def chain_with_eas(block_time: float):
     """anvil with the EAS contracts, the document and root schemas, mining on its clock."""
     from attestations import eas
-    from core.merkle import ROOT_SCHEMA
+    from eas_primitives.merkle import ROOT_SCHEMA
     from tests.anvil import Anvil
     from tests.conftest import deploy_eas_on
 

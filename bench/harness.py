@@ -41,6 +41,8 @@ def bench_env(**extra) -> dict:
     env.setdefault("LOG_LEVEL", "WARNING")
     for scope in ("ADMIN", "API", "EXECUTOR"):  # measure the service, not its rate limits
         env.setdefault(f"RATE_LIMIT_{scope}", "none")
+    # Loads of millions of rows are single statements longer than the service's timeout.
+    env.setdefault("DB_STATEMENT_TIMEOUT_SECONDS", "0")
     env.update(extra)
     return env
 
@@ -49,7 +51,8 @@ def setup_django(env) -> None:
     """Django in this process, on the benchmark's database (for data, sweeps, profiling)."""
     sys.path.insert(0, str(ROOT))
     os.environ.update({k: v for k, v in env.items()
-                       if k in ("DATABASE_URL", "LOG_LEVEL") or k.startswith("RATE_LIMIT_")})
+                       if k in ("DATABASE_URL", "LOG_LEVEL", "DB_STATEMENT_TIMEOUT_SECONDS")
+                       or k.startswith("RATE_LIMIT_")})
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -286,6 +289,22 @@ def seed_chains(env, count: int = 10) -> None:
         "    Chain.objects.get_or_create(chain_id=900000 + i, defaults={'name': f'Bench {i}', "
         "'short_name': f'bench-{i}'})"
     ), env=env)
+
+
+def attest_all(w3, deployment, sender, count: int, per_tx: int,
+               schema: str = "bytes32 documentHash") -> str:
+    """`count` attestations of `schema` (registered first) on an anvil with the EAS
+    contracts, `per_tx` per multiAttest transaction (bench/indexer.py, indexer_chains.py).
+    Returns the schema's uid."""
+    from attestations import eas as eas_contracts
+
+    schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, schema,
+                                               sender=sender)
+    for start in range(0, count, per_tx):
+        data = [(i + 1).to_bytes(32, "big") for i in range(start, min(count, start + per_tx))]
+        eas_contracts.multi_attest(w3, deployment.eas, schema_uid=schema_uid, data=data,
+                                   sender=sender)
+    return schema_uid
 
 
 def merge(results: list[LoadResult]) -> LoadResult:

@@ -161,8 +161,7 @@ def profile_heartbeats(key: str, ids: list[str], repeat: int = 1000) -> None:
     from django.test.utils import CaptureQueriesContext
     from rest_framework.views import APIView
 
-    from executors import models
-    from executors.api import serializers
+    from executors import models, serializers
     from executors.api.views import ChainRegistryViewSet
 
     client = Client(HTTP_X_API_KEY=key, HTTP_HOST="127.0.0.1")

@@ -45,22 +45,9 @@ import statistics
 import time
 import tracemalloc
 
-from harness import django_database, say
+from harness import attest_all, django_database, say
 
 BENCH_CHAIN = 900_500
-SCHEMA = "bytes32 documentHash"
-
-
-def attest_all(w3, deployment, sender, count: int, per_tx: int) -> str:
-    from attestations import eas as eas_contracts
-
-    schema_uid = eas_contracts.register_schema(w3, deployment.schema_registry, SCHEMA,
-                                               sender=sender)
-    for start in range(0, count, per_tx):
-        data = [(i + 1).to_bytes(32, "big") for i in range(start, min(count, start + per_tx))]
-        eas_contracts.multi_attest(w3, deployment.eas, schema_uid=schema_uid, data=data,
-                                   sender=sender)
-    return schema_uid
 
 
 def bare_script(url: str, eas_address: str, from_block: int, range_size: int,
@@ -69,7 +56,7 @@ def bare_script(url: str, eas_address: str, from_block: int, range_size: int,
     from web3 import HTTPProvider, Web3
 
     from attestations.indexer.events import ATTESTED
-    from core.eas_abi import eas_abi
+    from eas_primitives.abi import eas_abi
 
     w3 = Web3(HTTPProvider(url))
     contract = w3.eth.contract(address=Web3.to_checksum_address(eas_address), abi=eas_abi())
@@ -202,8 +189,8 @@ def dense_case(args) -> None:
         w3 = Web3(HTTPProvider(node.url))
         sender = w3.eth.accounts[0].lower()
         eas = deploy_eas(w3, sender=sender)
-        schema_uid = eas_contracts.register_schema(w3, eas.schema_registry, SCHEMA,
-                                                   sender=sender)
+        schema_uid = eas_contracts.register_schema(w3, eas.schema_registry,
+                                                   "bytes32 documentHash", sender=sender)
         started = time.perf_counter()
         blocks = attest_densely(node, w3, eas.eas, schema_uid=schema_uid, sender=sender,
                                 count=args.dense, per_tx=100, per_block=args.per_block)

@@ -17,10 +17,12 @@ import threading
 import time
 from contextlib import ExitStack
 
-from harness import PYTHON, ROOT, cpu_seconds, django_database, say
-from indexer import BENCH_CHAIN, attest_all
+from harness import PYTHON, ROOT, attest_all, cpu_seconds, django_database, say
 
 WORKERS = 2
+# The anvils' chain ids: FIRST_CHAIN, FIRST_CHAIN + 1, ... (bench/indexer.py's one anvil is
+# 900_500).
+FIRST_CHAIN = 900_501
 
 
 def start_workers(env: dict, broker: str) -> tuple[list[subprocess.Popen], list[str]]:
@@ -127,7 +129,7 @@ def run_chains(args) -> None:
         version, _ = ContractVersion.objects.get_or_create(contract_name=name, version="1.4.0",
                                                            defaults={"abi": []})
         for n in range(args.chains):
-            node = Anvil(chain_id=BENCH_CHAIN + 1 + n).start()
+            node = Anvil(chain_id=FIRST_CHAIN + n).start()
             nodes.append(node)
             w3 = Web3(HTTPProvider(node.url))
             sender = w3.eth.accounts[0].lower()

@@ -333,7 +333,7 @@ def bench_chain(args, service) -> float:
     from web3 import HTTPProvider, Web3
 
     from attestations import eas
-    from core.eas_abi import eas_abi
+    from eas_primitives.abi import eas_abi
     from tests.anvil import Anvil
 
     node = Anvil(chain_id=31337).start()
@@ -411,7 +411,7 @@ def bench_chain(args, service) -> float:
 def local_calldata(w3, address: str, uid: str) -> str:
     from web3 import Web3
 
-    from core.eas_abi import eas_abi
+    from eas_primitives.abi import eas_abi
 
     contract = w3.eth.contract(address=Web3.to_checksum_address(address), abi=eas_abi())
     return contract.encode_abi("getAttestation", args=[bytes.fromhex(uid[2:])])

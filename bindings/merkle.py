@@ -1,4 +1,4 @@
-"""Binding mode `merkle` on the service's side (core/merkle.py holds the tree).
+"""Binding mode `merkle` on the service's side (eas_primitives/merkle.py holds the tree).
 
 A chain in this mode binds a claimed batch of plain documents (workflows of the chain's
 document schema with no other data) with one attestation of their Merkle root under the
@@ -15,9 +15,9 @@ from django.db.models import Case, Q, Value, When
 
 from attestations.models import Attestation, MerkleBatch, MerkleLeaf, Schema
 from core.db import insert_columns
-from core.eas_abi import ZERO_ADDRESS
 from core.errors import Conflict
-from core.merkle import ROOT_FIELD, ROOT_SCHEMA, MerkleTree
+from eas_primitives.abi import ZERO_ADDRESS
+from eas_primitives.merkle import ROOT_FIELD, ROOT_SCHEMA, MerkleTree
 from registry.models import Chain
 
 

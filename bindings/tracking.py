@@ -42,8 +42,8 @@ from bindings.workflows import (
     workflows_expire,
     workflows_requeue_abandoned,
 )
-from core.merkle import attested_root
 from core.progress import ProgressCallback, no_progress
+from eas_primitives.merkle import attested_root
 from registry.chain_client import NoEndpointAvailable, chain_client
 from registry.models import Chain, Deployment
 

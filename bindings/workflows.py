@@ -22,8 +22,8 @@ from django.utils import timezone
 from attestations import schema as schema_grammar
 from attestations.models import Schema
 from bindings.models import Workflow, WorkflowState, record_transitions
-from core.eas_abi import ZERO_ADDRESS
 from core.errors import Conflict, DomainError, Invalid
+from eas_primitives.abi import ZERO_ADDRESS
 from executors.models import ExecutorStatus
 from registry.authentication import KeyHolder
 from registry.models import Chain

@@ -42,6 +42,12 @@ class Env(environ.Env):
             raise ImproperlyConfigured(f"{var} must be 0 or a positive integer, not {value}")
         return value
 
+    def int_between(self, var, default, low, high):
+        value = self.int(var, default=default)
+        if not low <= value <= high:
+            raise ImproperlyConfigured(f"{var} must be an integer from {low} to {high}, not {value}")
+        return value
+
     def api_key(self, var):
         # A key from the environment is compared like a generated one, so it must be as
         # hard to guess: "admin" in ADMIN_API_KEY would open the whole registry.

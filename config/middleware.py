@@ -123,8 +123,9 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if "HTTP_TRANSFER_ENCODING" in request.META and "CONTENT_LENGTH" not in request.META:
+        if "HTTP_TRANSFER_ENCODING" in request.META and not request.META.get("CONTENT_LENGTH"):
             # Django reads only Content-Length bytes: refused, rather than taken as empty.
+            # (runserver's wsgiref sets CONTENT_LENGTH to "" when the header is absent.)
             return error_response(request, 411, detail="Send the body with a Content-Length "
                                   "header; chunked request bodies are not read.")
         try:

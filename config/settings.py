@@ -117,25 +117,72 @@ DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"] if DATABASE_REPLICAS else []
 DATABASE_REPLICA_MAX_LAG_SECONDS = env.float("DATABASE_REPLICA_MAX_LAG_SECONDS", default=5.0)
 if DATABASE_REPLICA_MAX_LAG_SECONDS < 0:
     raise ImproperlyConfigured("DATABASE_REPLICA_MAX_LAG_SECONDS must be 0 or more.")
+# (URL name, method): the reads a replica answers (core/replicas.py routes them; the ground
+# floor names no app). POST /v1/verify and /batch change nothing: they are reads sent as POST
+# for their bodies. Not listed, on purpose: the offchain attestations (GET
+# /attestations/offchain/{uid} is how a submitter reads back what it just POSTed) and POST
+# /schemas/validate (no database).
+REPLICA_READ_ROUTES = frozenset({
+    ("verify-list", "POST"),  # POST /v1/verify
+    ("verify-batch", "POST"),  # POST /v1/verify/batch
+    ("verify-verdict", "GET"),  # the public page's verdict, /verify/0x<hash>
+    ("public-chain-list", "GET"),
+    ("public-chain-detail", "GET"),
+    ("public-schema-list", "GET"),
+    ("public-schema-detail", "GET"),
+    ("public-attestation-list", "GET"),
+    ("public-attestation-detail", "GET"),
+    ("public-timestamp-list", "GET"),
+    ("public-timestamp-detail", "GET"),
+    ("public-offchain-revocation-list", "GET"),
+})
+# Read on the primary even inside a listed read: an API key made a moment ago must work.
+PRIMARY_READ_MODELS = frozenset({"registry.ApiKey"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several threads (runserver, in-process tasks) share the file: wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    )
+    # Several processes (runserver, run_scheduler, a command) and threads share the file.
+    # WAL: readers never wait for the writer, nor it for them; writers take turns, each
+    # waiting up to SQLITE_TIMEOUT seconds for the lock (IMMEDIATE: a transaction takes it
+    # when it begins, so it waits there rather than failing half-way), and each writes in
+    # short transactions (docs/decisions.md, "SQLite").
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "timeout": env.float("SQLITE_TIMEOUT", default=20.0),
+        "transaction_mode": "IMMEDIATE",
+    })
     # Tests on a file too, as the service runs: on Django's default in-memory test database
     # the live server's threads share one connection, and concurrent requests trip over
     # each other's savepoints, which never happens to the service itself.
     DATABASES["default"].setdefault("TEST", {}).setdefault(
         "NAME", f"{DATABASES['default']['NAME']}-test")
+# A PostgreSQL that does not answer holds no worker for long (core/postgresql/base.py,
+# docs/security.md, "A hung dependency"): a connection waits at most
+# DB_CONNECT_TIMEOUT_SECONDS (libpq counts at least 2); a statement runs at most
+# DB_STATEMENT_TIMEOUT_SECONDS (0: no limit, for `migrate` and bulk loads) and the client
+# waits a second more for any answer; then this process refuses that database at once for
+# DB_BREAKER_SECONDS. PgBouncer refuses the statement timeout as a startup option:
+# DB_SERVER_STATEMENT_TIMEOUT=false there, and the timeout set on the role (docs/scaling.md).
+DB_CONNECT_TIMEOUT_SECONDS = env.positive_int("DB_CONNECT_TIMEOUT_SECONDS", default=3)
+DB_STATEMENT_TIMEOUT_SECONDS = env.non_negative_int("DB_STATEMENT_TIMEOUT_SECONDS", default=10)
+DB_SERVER_STATEMENT_TIMEOUT = env.strict_bool("DB_SERVER_STATEMENT_TIMEOUT", default=True)
+DB_BREAKER_SECONDS = env.positive_int("DB_BREAKER_SECONDS", default=5)
+for _database in DATABASES.values():
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["ENGINE"] = "core.postgresql"  # Django's, with those bounds
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Redis is served without while it does not answer (core/cache.py): each operation waits
+# at most CACHE_TIMEOUT_SECONDS, and one that did not answer opens the cache's breaker: for
+# CACHE_BREAKER_SECONDS this process does without it, asking nothing.
+CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=1.0)
+CACHE_BREAKER_SECONDS = env.positive_int("CACHE_BREAKER_SECONDS", default=5)
+if CACHE_TIMEOUT_SECONDS <= 0:
+    raise ImproperlyConfigured("CACHE_TIMEOUT_SECONDS must be more than 0.")
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    # Served without the cache while Redis is down (core/cache.py), and never waiting
-    # long for it.
     CACHES["default"]["BACKEND"] = "core.cache.FailSoftRedisCache"
     CACHES["default"].setdefault("OPTIONS", {}).update(
-        {"socket_connect_timeout": 1, "socket_timeout": 1, "retry_on_timeout": False}
+        {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+         "socket_timeout": CACHE_TIMEOUT_SECONDS, "retry_on_timeout": False}
     )
 elif CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
     CACHES["default"]["BACKEND"] = "core.cache.LocMemCache"  # the same, keys unchecked
@@ -278,11 +325,17 @@ PUBLIC_VERIFICATION_RATE = env.rate("PUBLIC_VERIFICATION_RATE", default="60/min"
 # How many proxies in front set X-Forwarded-For (1 behind docker-compose.yml's nginx): the
 # limit counts the address the outermost one saw; 0 counts REMOTE_ADDR.
 PUBLIC_VERIFICATION_PROXIES = env.non_negative_int("PUBLIC_VERIFICATION_PROXIES", default=0)
+# An IPv6 client is counted by its network of this prefix length (a /64 is one subscriber's
+# as a rule, and each of them has 2**64 addresses): 128 counts each address.
+PUBLIC_VERIFICATION_IPV6_PREFIX = env.int_between("PUBLIC_VERIFICATION_IPV6_PREFIX", 64, 1, 128)
 
 # /trpc (trpc/): superjson-wrapped inputs and outputs for clients created with
-# `transformer: superjson`; the most calls one batch may hold.
+# `transformer: superjson`; the most calls one batch may hold, and the most items (document
+# hashes and other array items of the inputs, rows of the lists' pages) all its calls may
+# ask for together (trpc/budget.py).
 TRPC_SUPERJSON = env.strict_bool("TRPC_SUPERJSON", default=False)
 TRPC_MAX_BATCH_SIZE = env.positive_int("TRPC_MAX_BATCH_SIZE", default=100)
+TRPC_BATCH_BUDGET = env.positive_int("TRPC_BATCH_BUDGET", default=1000)
 
 # Webhooks (webhooks/). Subscribers' URLs must be https to public addresses unless
 # WEBHOOKS_ALLOW_PRIVATE (then http and loopback/private addresses too: tests, one network).
@@ -327,8 +380,17 @@ CELERY_TASK_ROUTES = {
 }
 # A message a killed worker took but never acknowledged goes back to the queue after this
 # many seconds (Redis broker). Longer than the longest task, or a slow task runs twice.
+# A broker that does not answer: a publish (the web's after a commit, readyz's ping) or a
+# connection waits at most CELERY_BROKER_TIMEOUT_SECONDS per try (kombu: without a socket
+# timeout a publish waits forever on a connection the server stopped answering). The
+# workers' BRPOP is not bounded by it (kombu checks that connection itself).
+CELERY_BROKER_TIMEOUT_SECONDS = env.float("CELERY_BROKER_TIMEOUT_SECONDS", default=2.0)
+if CELERY_BROKER_TIMEOUT_SECONDS <= 0:
+    raise ImproperlyConfigured("CELERY_BROKER_TIMEOUT_SECONDS must be more than 0.")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.positive_int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "socket_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
+    "socket_connect_timeout": CELERY_BROKER_TIMEOUT_SECONDS,
 }
 # A pool child killed mid-task (OOM, SIGKILL) requeues its message instead of acking it.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -448,6 +510,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "core.schema_hooks.camel_case_path_parameters",  # before the tRPC paths, which use them
         "trpc.openapi.add_trpc_paths",
         "ops.openapi.add_ops_paths",
         "core.schema_hooks.type_nullable_references",
@@ -456,6 +519,7 @@ SPECTACULAR_SETTINGS = {
     "CAMELIZE_NAMES": False,
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
+        "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.reasons.REASONS",
@@ -478,6 +542,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "core.request_id.RequestIdLogFilter"},
         "mask_secrets": {"()": "core.log.MaskSecretsFilter"},
+        "runserver_request_lines": {"()": "core.log.OmitRunserverRequestLines"},
     },
     "formatters": {
         # Both formats mask secrets in the whole line, tracebacks included (core/log.py).
@@ -500,6 +565,14 @@ LOGGING = {
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # One line per request, the access log's (ops/observability.py): runserver's request
+    # line (scripts/run.sh) and Django's warning for each 4xx would repeat it. runserver's
+    # other lines (a request it could not parse) and Django's 5xx errors stay.
+    "loggers": {
+        "django.server": {"handlers": ["console"], "propagate": False,
+                          "filters": ["runserver_request_lines"]},
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 # Audit trail (ops/audit.py): the request id as each entry's correlation id, RPC URLs

@@ -13,7 +13,7 @@ from drf_standardized_errors.formatter import ExceptionFormatter, flatten_errors
 from drf_standardized_errors.handler import ExceptionHandler
 from rest_framework import exceptions, status
 
-from core.problems import PROBLEM_CONTENT_TYPE, problem
+from core.problems import MAX_ERRORS, PROBLEM_CONTENT_TYPE, problem
 
 # Domain exceptions ----------------------------------------------------------------------
 
@@ -185,7 +185,10 @@ class ProblemFormatter(ExceptionFormatter):
 def _summary(errors: list[dict]) -> str:
     first = errors[0] if errors else {"attr": None, "detail": "Invalid input."}
     text = f"{first['attr']}: {first['detail']}" if first["attr"] else first["detail"]
-    return text if len(errors) <= 1 else f"{text} (and {len(errors) - 1} more; see errors)"
+    if len(errors) <= 1:
+        return text
+    where = "see errors" if len(errors) <= MAX_ERRORS else f"the first {MAX_ERRORS} in errors"
+    return f"{text} (and {len(errors) - 1} more; {where})"
 
 
 def _only_unique_errors(detail) -> bool:

@@ -4,7 +4,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
+from core.validators import (
+    ADDRESS_PATTERN,
+    BYTES32_PATTERN,
+    MAX_CHAIN_ID,
+    InvalidHex,
+    normalize_address,
+    normalize_bytes32,
+)
 
 
 class HexField(serializers.CharField):
@@ -25,13 +32,13 @@ class HexField(serializers.CharField):
             raise serializers.ValidationError(str(exc), code="invalid") from exc
 
 
-@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "example": "0x" + "ab" * 20})
+@extend_schema_field({"type": "string", "pattern": ADDRESS_PATTERN, "example": "0x" + "ab" * 20})
 class AddressField(HexField):
     length = 42
     normalize = staticmethod(normalize_address)
 
 
-@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$", "example": "0x" + "cd" * 32})
+@extend_schema_field({"type": "string", "pattern": BYTES32_PATTERN, "example": "0x" + "cd" * 32})
 class Bytes32Field(HexField):
     length = 66
     normalize = staticmethod(normalize_bytes32)

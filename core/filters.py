@@ -18,7 +18,14 @@ from django_filters.widgets import CSVWidget
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from core.validators import MAX_CHAIN_ID, InvalidHex, normalize_address, normalize_bytes32
+from core.validators import (
+    ADDRESS_PATTERN,
+    BYTES32_PATTERN,
+    MAX_CHAIN_ID,
+    InvalidHex,
+    normalize_address,
+    normalize_bytes32,
+)
 
 
 @extend_schema_field(OpenApiTypes.BOOL)  # `true` or `false` in the URL, as OpenAPI writes them
@@ -56,7 +63,7 @@ class HexFormField(forms.CharField):
             raise forms.ValidationError(str(exc), code="invalid") from exc
 
 
-@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"})
+@extend_schema_field({"type": "string", "pattern": ADDRESS_PATTERN})
 class AddressFilter(filters.CharFilter):
     """An address in any case (a mixed-case one must pass its checksum); stored lowercase."""
 
@@ -66,7 +73,7 @@ class AddressFilter(filters.CharFilter):
         super().__init__(normalize=normalize_address, **kwargs)
 
 
-@extend_schema_field({"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$"})
+@extend_schema_field({"type": "string", "pattern": BYTES32_PATTERN})
 class Bytes32Filter(filters.CharFilter):
     """A 32-byte value (hash, UID) in any case; stored lowercase."""
 

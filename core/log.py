@@ -47,6 +47,14 @@ class MaskSecretsFilter(logging.Filter):
         return True
 
 
+class OmitRunserverRequestLines(logging.Filter):
+    """Leaves out runserver's line per request (`"GET / HTTP/1.1" 200 12`, logger
+    django.server): the access log has written one already, with the request id."""
+
+    def filter(self, record):
+        return record.msg != '"%s" %s %s'  # http.server's log_request
+
+
 class MaskingFormatter(logging.Formatter):
     """The text format, masked as a whole: the filter above masks the message, but a
     traceback (a requests error names the URL it failed on) is formatted afterwards."""

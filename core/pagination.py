@@ -13,6 +13,26 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 MAX_OFFSET = 10**12
 
 
+def _digits(raw: str) -> bool:
+    return raw.isascii() and raw.isdigit()  # not "²", which isdigit() takes and int() not
+
+
+def read_limit(request, name: str, default: int, maximum: int) -> int:
+    """The page size asked for, from 1 to `maximum`; a 400 that gives the range otherwise
+    (a larger one was once cut to `maximum` silently, while the 400 spoke of 10**12)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    # The length first: int() of thousands of digits is slow (and refused beyond 4,300).
+    if not _digits(raw) or len(raw) > 12 or not 1 <= int(raw) <= maximum:
+        raise ValidationError({name: [f"Expected an integer from 1 to {maximum}."]})
+    return int(raw)
+
+
+def _limit_description(paginator) -> str:
+    return f"Page size, {paginator.default_limit} by default, from 1 to {paginator.max_limit}."
+
+
 class LimitOffsetPagination(pagination.LimitOffsetPagination):
     """`{"next", "previous", "results"}` (SPEC section 1), without a COUNT query: one row more
     than the page tells whether there is a next one. A bad limit or offset is a 400."""
@@ -22,8 +42,8 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         self.request = request
-        self.limit = self._read(request, self.limit_query_param, self.default_limit, minimum=1)
-        self.limit = min(self.limit, self.max_limit)
+        self.limit = read_limit(request, self.limit_query_param, self.default_limit,
+                                self.max_limit)
         self.offset = self._read(request, self.offset_query_param, 0, minimum=0)
         rows = list(queryset[self.offset:self.offset + self.limit + 1])
         self.has_next = len(rows) > self.limit
@@ -35,7 +55,7 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
         if raw is None:
             return default
         # Bounded, so that OFFSET stays within PostgreSQL's bigint (and sane).
-        if not raw.isdigit() or len(raw) > 12 or not minimum <= int(raw) <= MAX_OFFSET:
+        if not _digits(raw) or len(raw) > 12 or not minimum <= int(raw) <= MAX_OFFSET:
             raise ValidationError(
                 {name: [f"Expected an integer from {minimum} to {MAX_OFFSET}."]})
         return int(raw)
@@ -62,8 +82,11 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
         # The bounds _read enforces, so that the schema does not promise what is a 400.
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
-            minimum = 1 if parameter["name"] == self.limit_query_param else 0
-            parameter["schema"].update(minimum=minimum, maximum=MAX_OFFSET)
+            if parameter["name"] == self.limit_query_param:
+                parameter["description"] = _limit_description(self)
+                parameter["schema"].update(minimum=1, maximum=self.max_limit)
+            else:
+                parameter["schema"].update(minimum=0, maximum=MAX_OFFSET)
         return parameters
 
     def get_paginated_response_schema(self, schema):
@@ -89,8 +112,8 @@ class KeysetPagination(pagination.BasePagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         self.request = request
-        self.limit = min(LimitOffsetPagination._read(
-            request, self.limit_query_param, self.default_limit, minimum=1), self.max_limit)
+        self.limit = read_limit(request, self.limit_query_param, self.default_limit,
+                                self.max_limit)
         position = self._decode(request.query_params.get(self.cursor_query_param))
         keys = Tuple(self.time_field, "id")
         desc = (f"-{self.time_field}", "-id")
@@ -154,8 +177,7 @@ class KeysetPagination(pagination.BasePagination):
              "description": "Opaque position from a page's `next` or `previous` link.",
              "schema": {"type": "string"}},
             {"name": self.limit_query_param, "required": False, "in": "query",
-             "description": f"Page size, {self.default_limit} by default, at most "
-             f"{self.max_limit}.",
+             "description": _limit_description(self),
              "schema": {"type": "integer", "minimum": 1, "maximum": self.max_limit}},
         ]
 

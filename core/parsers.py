@@ -1,12 +1,24 @@
 import json
 import math
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
-from djangorestframework_camel_case.util import camel_to_underscore
-from rest_framework.exceptions import ParseError, UnsupportedMediaType
+from djangorestframework_camel_case.util import (
+    camel_to_underscore,
+    camelize_re,
+    underscore_to_camel,
+)
+from rest_framework.exceptions import (
+    ErrorDetail,
+    ParseError,
+    UnsupportedMediaType,
+    ValidationError,
+)
+
+from core.problems import named
 
 # Deeper bodies are refused: the recursive code after the parser (camelCase conversion,
 # validation, rendering) would otherwise crash with a RecursionError, a 500. An ABI with
@@ -41,6 +53,72 @@ def _finite(text: str) -> float:
     return value
 
 
+@dataclass(frozen=True)
+class BodyLimits:
+    """How much JSON one request body may hold, counted once it is parsed and before
+    anything else reads it: `keys` object members in all, `object_keys` members of any one
+    object, `items` array elements in all, `depth` levels of nesting. A view (or an action,
+    `@action(body_limits=...)`) names its own in `body_limits`; docs/api.md lists them.
+    Each is above what the endpoint's serializer takes, so that a body near its limits is
+    answered by the serializer, which names fields, and only one far beyond them here."""
+
+    keys: int = 1_000
+    items: int = 2_000
+    object_keys: int = 1_000  # the fields of a wide schema's `data`; no serializer has more
+    depth: int = MAX_JSON_DEPTH
+
+    def __post_init__(self):
+        if self.depth > MAX_JSON_DEPTH:  # the parser's own bound (see _nests_deeper_than)
+            raise ValueError(f"depth is at most {MAX_JSON_DEPTH}")
+
+
+DEFAULT_BODY_LIMITS = BodyLimits()
+
+
+def _within(text: str, data, limits: BodyLimits, what: str) -> None:
+    """ParseError when the parsed body holds more object keys or array items than
+    `limits`. Each key has its colon in the text and each item past an array's first its
+    comma: a body with fewer of those is not counted."""
+    colons = text.count(":")
+    if (colons <= limits.keys and colons <= limits.object_keys
+            and text.count(",") + text.count("[") <= limits.items):
+        return
+    keys, items, widest = json_size(data)
+    if len(widest) > limits.object_keys:
+        raise ParseError(f"An object of {what.lower()} holds {len(widest)} keys; this endpoint "
+                         f"takes {limits.object_keys} in one object at most. They start "
+                         f"{named(widest)}.", code="too_many_keys")
+    if keys > limits.keys:
+        raise ParseError(f"{what} holds {keys} object keys in all; this endpoint takes "
+                         f"{limits.keys} at most.", code="too_many_keys")
+    if items > limits.items:
+        raise ParseError(f"{what} holds {items} array items in all; this endpoint takes "
+                         f"{limits.items} at most.", code="too_many_items")
+
+
+def json_size(data) -> tuple[int, int, dict]:
+    """The object keys and array items of parsed JSON, and its largest object."""
+    keys = items = 0
+    widest: dict = {}
+    stack = [data]
+    while stack:  # iterative, like the depth check; only containers are visited
+        value = stack.pop()
+        if type(value) is dict:
+            keys += len(value)
+            if len(value) > len(widest):
+                widest = value
+            stack.extend(item for item in value.values() if type(item) in _CONTAINERS)
+        elif type(value) is list:
+            items += len(value)
+            stack.extend(item for item in value if type(item) in _CONTAINERS)
+    return keys, items, widest
+
+
+_CONTAINERS = (dict, list)
+# Where a NUL or a lone surrogate can come from: an escape, or a surrogate in the text.
+_UNSTORABLE_HINT = re.compile(r"\\u0000|\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
 def _unstorable(data) -> str | None:
     """A NUL character (PostgreSQL text and jsonb refuse it) or a lone surrogate (not UTF-8)
     in any key or string of parsed JSON, if there is one."""
@@ -54,11 +132,11 @@ def _unstorable(data) -> str | None:
             stack.extend(value)
         elif isinstance(value, str):
             if "\x00" in value:
-                return "The request body holds a NUL character."
+                return "holds a NUL character."
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                return "The request body holds a lone UTF-16 surrogate."
+                return "holds a lone UTF-16 surrogate."
     return None
 
 
@@ -66,24 +144,26 @@ def _unstorable(data) -> str | None:
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite)
 
 
-def loads_strict(text: str, what: str = "The request body"):
-    """Strict JSON (no NaN, Infinity or numbers beyond them), not too deep, and nothing a
-    database cannot store; ParseError otherwise. `what` names the text in the message."""
+def loads_strict(text: str, what: str = "The request body",
+                 limits: BodyLimits = DEFAULT_BODY_LIMITS):
+    """Strict JSON (no NaN, Infinity or numbers beyond them), within `limits`, and nothing
+    a database cannot store; ParseError otherwise. `what` names the text in the message."""
     # Each level opens a bracket: counting them first spares the usual body the scan.
-    if (text.count("[") + text.count("{") > MAX_JSON_DEPTH
-            and _nests_deeper_than(text, MAX_JSON_DEPTH)):
-        raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.")
+    depth = limits.depth
+    if text.count("[") + text.count("{") > depth and _nests_deeper_than(text, depth):
+        raise ParseError(f"{what} nests deeper than {depth} levels.")
     try:
         if text.startswith("\ufeff"):  # as json.loads does
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         data = _DECODER.decode(text)
     except RecursionError:
-        raise ParseError(f"{what} nests deeper than {MAX_JSON_DEPTH} levels.") from None
+        raise ParseError(f"{what} nests deeper than {depth} levels.") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ParseError(f"{what} is not valid JSON: {exc}") from exc
-    problem = _unstorable(data)
+    _within(text, data, limits, what)
+    problem = _UNSTORABLE_HINT.search(text) and _unstorable(data)
     if problem:
-        raise ParseError(problem.replace("The request body", what))
+        raise ParseError(f"{what} {problem}")
     return data
 
 
@@ -116,12 +196,45 @@ def _snake(key: str, no_underscore_before_number: bool) -> str:
     return camel_to_underscore(key, no_underscore_before_number=no_underscore_before_number)
 
 
+class SnakeCaseFields(ValidationError):
+    """400 naming body fields sent in snake_case (`document_hash`), as the client wrote them
+    (core.errors leaves attrs so marked as they are): the wire is camelCase."""
+
+    attrs_as_given = True
+
+
+def refuse_snake_case_keys(data, ignore_fields=()) -> None:
+    """SnakeCaseFields naming each key of `data` that holds an underscore, outside the
+    fields kept as sent (`ignore_fields`): the wire is camelCase, and `document_hash` would
+    otherwise be converted into the very field that `documentHash` names, and taken."""
+    found = {}
+    stack = [(data, "")]
+    while stack:  # iterative, like the depth check
+        value, path = stack.pop()
+        if isinstance(value, list):
+            stack.extend((item, f"{path}{index}.") for index, item in enumerate(value))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str) or key in ignore_fields:
+                    continue
+                if "_" in key:
+                    found[path + key] = [ErrorDetail(
+                        f"Unknown field {key!r}: fields are camelCase "
+                        f"({camelize_re.sub(underscore_to_camel, key)!r}).",
+                        code="unknown_field")]
+                stack.append((item, f"{path}{key}."))
+    if found:
+        raise SnakeCaseFields(dict(sorted(found.items())))
+
+
 class JSONParser(CamelCaseJSONParser):
-    """camelCase JSON in, snake_case data out (parsed by `loads_strict`)."""
+    """camelCase JSON in, snake_case data out (parsed by `loads_strict`); a snake_case key
+    is refused as an unknown field."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return underscoreize_json(self.parse_verbatim(stream, media_type, parser_context),
-                                  **self.json_underscoreize)
+        data = self.parse_verbatim(stream, media_type, parser_context)
+        refuse_snake_case_keys(data, self.json_underscoreize.get("ignore_fields") or ())
+        return underscoreize_json(data, **self.json_underscoreize)
 
     def parse_verbatim(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -133,7 +246,8 @@ class JSONParser(CamelCaseJSONParser):
             raise UnsupportedMediaType(
                 media_type, detail=f"The charset {encoding!r} is not a text encoding; "
                 "send JSON in UTF-8.") from None
-        return loads_strict(text)
+        view = (parser_context or {}).get("view")
+        return loads_strict(text, limits=getattr(view, "body_limits", DEFAULT_BODY_LIMITS))
 
 
 class VerbatimJSONParser(JSONParser):

@@ -1,6 +1,12 @@
-"""RFC 9457 problem documents: one builder for DRF errors and plain Django errors alike."""
+"""RFC 9457 problem documents: one builder for DRF errors and plain Django errors alike.
+
+A document stays small whatever the request held (some 3,000 characters at most): its `detail` and each
+error's words are cut short, and `errors` lists the first MAX_ERRORS (the `detail` of a
+validation error says how many there were). Messages that name what a client sent name a
+few of them (`named`)."""
 
 from http import HTTPStatus
+from itertools import islice
 
 from django.http import JsonResponse
 
@@ -31,6 +37,31 @@ DEFAULT_DETAILS = {
 }
 
 
+MAX_ERRORS = 10
+MAX_DETAIL = 300  # characters of `detail`
+MAX_ATTR = 80  # characters of an error's `attr` ...
+MAX_ERROR_DETAIL = 120  # ... and of its `detail`
+FIRST_NAMED = 5  # keys (fields, parameters) a message names at most
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, an ellipsis saying so."""
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def named(names) -> str:
+    """The first FIRST_NAMED of `names`, quoted and each cut short: for a message."""
+    return ", ".join(repr(clip(str(name), 40)) for name in islice(names, FIRST_NAMED))
+
+
+def _clip_error(error: dict) -> dict:
+    clipped = dict(error)
+    for key, limit in (("attr", MAX_ATTR), ("detail", MAX_ERROR_DETAIL)):
+        if isinstance(clipped.get(key), str):
+            clipped[key] = clip(clipped[key], limit)
+    return clipped
+
+
 def problem(status: int, *, code=None, detail=None, title=None, errors=None, **extra) -> dict:
     try:
         phrase = HTTPStatus(status).phrase
@@ -41,11 +72,11 @@ def problem(status: int, *, code=None, detail=None, title=None, errors=None, **e
         "type": TYPE_PREFIX + code,
         "title": title or phrase,
         "status": status,
-        "detail": detail or DEFAULT_DETAILS.get(status, phrase + "."),
+        "detail": clip(str(detail or DEFAULT_DETAILS.get(status, phrase + ".")), MAX_DETAIL),
         "code": code,
     }
     if errors is not None:
-        document["errors"] = errors
+        document["errors"] = [_clip_error(error) for error in errors[:MAX_ERRORS]]
     document.update(extra)
     return document
 

@@ -2,20 +2,21 @@
 when the primary answers instead. docs/scaling.md is the operator's guide;
 docs/decisions.md ("Read replicas") says why a replica's `verified: true` can be trusted.
 
-The routing, in one place: REPLICA_READS below lists the routes (Django URL names and
-methods) whose reads a replica answers. Everything else (every write, and the reads that
-must see one: the admin API, heartbeats, claims, workflows, webhooks, offchain submissions
-read back) stays on the primary. A listed route reads from a replica when:
+The routing, in one place: the setting REPLICA_READ_ROUTES lists the routes (Django URL
+names and methods) whose reads a replica answers. Everything else (every write, and the
+reads that must see one: the admin API, heartbeats, claims, workflows, webhooks, offchain
+submissions read back) stays on the primary. A listed route reads from a replica when:
 - it is served over HTTP: `ReplicaReadMiddleware` (the innermost middleware) routes it;
 - it is a /trpc procedure: trpc/dispatch.py runs it through `run_read`;
 - and a replica is usable: answering, in recovery, and at most
   DATABASE_REPLICA_MAX_LAG_SECONDS behind (checked at most once a CHECK_INTERVAL per
   process, `statuses`). With none usable, the primary answers.
 Inside such a read, `ReplicaRouter` (DATABASE_ROUTERS) sends the ORM's reads to the chosen
-replica and core/db.py's `run_hot` runs there too; writes, reads of PRIMARY_MODELS and reads
-inside a transaction on the primary stay on the primary. A replica that fails a read (it
-died, or cancelled the query) is skipped from then on until a check finds it again, and the
-read runs once more on the primary: no request fails because a replica did.
+replica and core/db.py's `run_hot` runs there too; writes, reads of the models in the
+setting PRIMARY_READ_MODELS and reads inside a transaction on the primary stay on the
+primary. A replica that fails a read (it died, or cancelled the query) is skipped from then
+on until a check finds it again, and the read runs once more on the primary: no request
+fails because a replica did.
 """
 
 import itertools
@@ -32,26 +33,6 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 logger = logging.getLogger(__name__)
 
-# (URL name, method): the reads a replica answers. POST /v1/verify and /batch change
-# nothing: they are reads sent as POST for their bodies. Not listed, on purpose: the offchain
-# attestations (GET /attestations/offchain/{uid} is how a submitter reads back what it just
-# POSTed) and POST /schemas/validate (no database).
-REPLICA_READS = frozenset({
-    ("verify-list", "POST"),  # POST /v1/verify
-    ("verify-batch", "POST"),  # POST /v1/verify/batch
-    ("verify-verdict", "GET"),  # the public page's verdict, /verify/0x<hash>
-    ("public-chain-list", "GET"),
-    ("public-chain-detail", "GET"),
-    ("public-schema-list", "GET"),
-    ("public-schema-detail", "GET"),
-    ("public-attestation-list", "GET"),
-    ("public-attestation-detail", "GET"),
-    ("public-timestamp-list", "GET"),
-    ("public-timestamp-detail", "GET"),
-    ("public-offchain-revocation-list", "GET"),
-})
-# Read on the primary even inside a listed read: an API key made a moment ago must work.
-PRIMARY_MODELS = frozenset({"registry.ApiKey"})
 # The lag of each replica is measured at most this often per process.
 CHECK_INTERVAL = 1.0
 
@@ -86,7 +67,7 @@ class ReplicaRouter:
     replica; everything else to the primary."""
 
     def db_for_read(self, model, **hints):
-        if model._meta.label in PRIMARY_MODELS:
+        if model._meta.label in settings.PRIMARY_READ_MODELS:
             return DEFAULT_DB_ALIAS
         return reading_alias()
 
@@ -217,7 +198,7 @@ def _close(db) -> None:
 
 def _begin(url_name: str, method: str):
     """(alias, token) when this route's reads go to a replica now, else None."""
-    if (url_name, "GET" if method == "HEAD" else method) not in REPLICA_READS:
+    if (url_name, "GET" if method == "HEAD" else method) not in settings.REPLICA_READ_ROUTES:
         return None
     alias = choose()
     if alias is None:

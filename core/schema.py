@@ -30,7 +30,9 @@ class ProblemSerializer(serializers.Serializer):
 
 
 ERROR_DESCRIPTIONS = {
-    "400": "Invalid input; `errors` names each field.",
+    "400": "Invalid input; `errors` names each field (the first ten). A body beyond the "
+           "endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before "
+           "it is read further (`too_many_keys`, `too_many_items`, `parse_error`).",
     "401": "Missing, unknown, expired or revoked key.",
     "403": "The key's scope does not allow this.",
     "404": "No such resource.",

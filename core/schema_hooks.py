@@ -1,8 +1,39 @@
 """drf-spectacular postprocessing hooks of our own (SPECTACULAR_SETTINGS)."""
 
+import re
+
+from djangorestframework_camel_case.util import camelize_re, underscore_to_camel
+
 REF_PREFIX = "#/components/schemas/"
 DIGITS = "^[0-9]+$"
 BIGINT_MAX = 2**63 - 1
+_PATH_PARAMETER = re.compile(r"\{(\w+)\}")
+
+
+def camel_name(name: str) -> str:
+    """`chain_id` -> `chainId`."""
+    return camelize_re.sub(underscore_to_camel, name)
+
+
+def schema_path(route: str) -> str:
+    """A route's template as the schema writes it: `/v1/admin/chains/{chain_id}` ->
+    `/v1/admin/chains/{chainId}`; a primary key is `{id}`, as drf-spectacular names it."""
+    return _PATH_PARAMETER.sub(
+        lambda match: "{" + ("id" if match[1] == "pk" else camel_name(match[1])) + "}", route)
+
+
+def camel_case_path_parameters(result, generator, request, public):
+    """Path parameters in camelCase, like every other name on the wire (`{chainId}`,
+    `{workflowId}`, `{subscriptionId}`): drf-spectacular names them after the URL's Python
+    keyword arguments. (Its CAMELIZE_NAMES would also rename components.)"""
+    result["paths"] = {schema_path(path): operations
+                       for path, operations in result["paths"].items()}
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    parameter["name"] = camel_name(parameter["name"])
+    return result
 
 
 def integer_path_parameters(result, generator, request, public):

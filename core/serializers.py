@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
+from core.problems import FIRST_NAMED, clip, named
 
 # What JSON type each kind of field takes, checked in this order (a subclass before its base).
 _EXPECTED = (
@@ -39,10 +40,14 @@ class StrictMixin:
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             return super().to_internal_value(data)
+        unknown = [name for name in data if name not in self.fields]
+        if len(unknown) > FIRST_NAMED:  # refused at once, in a few words whatever their number
+            raise non_field_error(f"{len(unknown)} unknown fields, the first "
+                                  f"{named(map(camel_attr, unknown))}.", "unknown_field")
         errors = {}
-        for name in sorted(set(data) - set(self.fields)):
+        for name in sorted(unknown):
             errors[name] = [serializers.ErrorDetail(
-                f"Unknown field {camel_attr(name)!r}.", code="unknown_field"
+                f"Unknown field {clip(camel_attr(name), 80)!r}.", code="unknown_field"
             )]
         for name, field in self.fields.items():
             value = data.get(name)
@@ -102,3 +107,18 @@ def non_field_error(message: str, code: str = "invalid") -> serializers.Validati
     return serializers.ValidationError(
         {api_settings.NON_FIELD_ERRORS_KEY: [serializers.ErrorDetail(message, code=code)]}
     )
+
+
+def field_paths(serializer) -> dict[str, str]:
+    """Where each model attribute a serializer writes sits on the wire (before camelCase):
+    {"short_name": "short_name", "currency_name": "native_currency.name", "chain":
+    "chain_id"}; a nested serializer over the same object (`source="*"`) is looked into."""
+    paths = {}
+    for name, field in serializer.fields.items():
+        if field.read_only:
+            continue
+        if field.source == "*" and isinstance(field, serializers.Serializer):
+            paths.update({source: f"{name}.{path}" for source, path in field_paths(field).items()})
+        else:
+            paths[field.source_attrs[0] if field.source_attrs else field.source] = name
+    return paths

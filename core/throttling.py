@@ -3,7 +3,8 @@
 A fixed window counted with one atomic `cache.incr` per request: cheap on Redis (no history
 list rewritten per request as DRF's SimpleRateThrottle does) and shared by every worker
 process. A key may burst up to twice its rate across a window boundary; that is the price of
-one round trip. Requests without a key are not throttled here: they get 401 before any work.
+one round trip. While the cache does not answer, each process counts on its own (below).
+Requests without a key are not throttled here: they get 401 before any work.
 
 What the count says (`Window`) is kept on the request, and config.middleware writes it as
 the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers: the client sees
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends import locmem
 from rest_framework.throttling import BaseThrottle
 
 logger = logging.getLogger(__name__)
@@ -53,34 +55,38 @@ class KeyRateThrottle(BaseThrottle):
         window = count_request(f"throttle:{holder.prefix}", rate)
         # On the Django request, where the middleware that writes the headers finds it.
         request._request.rate_limit = window
-        self.wait_seconds = window.wait if window is not None else None
+        self.wait_seconds = window.wait
         return self.wait_seconds is None
 
     def wait(self):
         return getattr(self, "wait_seconds", None)
 
 
+# Where requests are counted while the shared cache does not answer: in this process
+# (each process allows the whole rate, so all of them together allow it once per process).
+# Neither fail open (one key could take every worker while Redis is out) nor fail closed
+# (a cache outage would refuse every keyed request): docs/decisions.md.
+_here = locmem.LocMemCache("rate-limits-in-process", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+
+
 def count_request(name: str, rate: tuple[int, int]) -> Window | None:
     """Count one request of `name` against `rate` (limit, period in seconds) in a fixed
-    window, one atomic `cache.incr`. The cache down: None (serve rather than fail: fail
-    open, and no headers, since nothing was counted)."""
+    window, one atomic `cache.incr`; in this process's own count while the shared cache
+    fails."""
     limit, period = rate
     now = time.time()
     window = int(now // period)
     key = f"{name}:{period}:{window}"
     try:
-        cache.add(key, 0, timeout=period + 1)
-        count = cache.incr(key)
+        count = _count(cache, key, period)
     except Exception as exc:
-        logger.warning("Rate limit of %s not checked, the cache failed: %s",
+        logger.warning("Rate limit of %s counted in this process, the cache failed: %s",
                        name.split(":")[0], type(exc).__name__)
-        return None
+        count = _count(_here, key, period)
     # remaining < 0: over the limit (the headers show 0).
     return Window(limit, limit - count, math.ceil((window + 1) * period - now))
 
 
-def over_limit(name: str, rate: tuple[int, int]) -> int | None:
-    """`count_request`, told as the seconds to wait: None while within the limit (or when
-    the cache is down), else the seconds until the next window."""
-    window = count_request(name, rate)
-    return window.wait if window is not None else None
+def _count(counter, key: str, period: int) -> int:
+    counter.add(key, 0, timeout=period + 1)
+    return counter.incr(key)

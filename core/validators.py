@@ -13,8 +13,12 @@ from eth_utils import is_checksum_address
 MAX_CHAIN_ID = 9_223_372_036_854_775_771
 MAX_UINT64 = 2**64 - 1
 
-_ADDRESS_RE = re.compile(r"0x[0-9a-fA-F]{40}")
-_BYTES32_RE = re.compile(r"0x[0-9a-fA-F]{64}")
+# The prefix in either case, as the digits (`0X` too: a hash pasted from an upper-cased
+# source); the patterns the OpenAPI schema gives.
+ADDRESS_PATTERN = "^0[xX][0-9a-fA-F]{40}$"
+BYTES32_PATTERN = "^0[xX][0-9a-fA-F]{64}$"
+_ADDRESS_RE = re.compile(ADDRESS_PATTERN)
+_BYTES32_RE = re.compile(BYTES32_PATTERN)
 
 
 class InvalidHex(ValueError):
@@ -26,16 +30,17 @@ def normalize_address(value: str) -> str:
     if not isinstance(value, str) or not _ADDRESS_RE.fullmatch(value):
         raise InvalidHex("Enter an address: 0x followed by 40 hex digits.")
     digits = value[2:]
-    if digits != digits.lower() and digits != digits.upper() and not is_checksum_address(value):
+    if (digits != digits.lower() and digits != digits.upper()
+            and not is_checksum_address("0x" + digits)):
         raise InvalidHex("This mixed-case address fails its EIP-55 checksum.")
-    return value.lower()
+    return "0x" + digits.lower()
 
 
 def normalize_bytes32(value: str) -> str:
     """Lowercase a 32-byte value (document hash, UID, transaction hash)."""
     if not isinstance(value, str) or not _BYTES32_RE.fullmatch(value):
         raise InvalidHex("Enter a 32-byte hex value: 0x followed by 64 hex digits.")
-    return value.lower()
+    return "0x" + value[2:].lower()
 
 
 def validate_semver(value: str) -> None:

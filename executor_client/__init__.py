@@ -1,6 +1,7 @@
 """The reference executor (SPEC section 8): an executor outside the service, over its HTTP API
 only. It never imports the service (no Django, settings, models or database): only libraries
-and core.eas_abi, so that it runs on a machine that has nothing of the service but its URL.
+and eas_primitives (the EAS ABI and the Merkle tree), so that it runs on a machine that has
+nothing of the service but its URL.
 
     python -m executor_client --chain anvil --once   (python -m executor_client --help)
 

@@ -9,7 +9,7 @@ from eth_account import Account
 from web3 import HTTPProvider, Web3
 from web3.logs import DISCARD
 
-from core.eas_abi import ZERO_ADDRESS, ZERO_UID, eas_abi
+from eas_primitives.abi import ZERO_ADDRESS, ZERO_UID, eas_abi
 
 logger = logging.getLogger(__name__)
 

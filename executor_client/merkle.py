@@ -1,10 +1,10 @@
 """Binding mode `merkle` on the executor's side: one attestation of the root of a tree over
-the batch's document hashes (core/merkle.py, OpenZeppelin's StandardMerkleTree), under the
+the batch's document hashes (eas_primitives/merkle.py, OpenZeppelin's StandardMerkleTree), under the
 chain's root schema (`bytes32 merkleRoot`, the job's `rootSchemaId`). The service builds
 the same tree from the documents it handed out, checks the reported root against it, and
 keeps each document's proof."""
 
-from core.merkle import MerkleTree
+from eas_primitives.merkle import MerkleTree
 
 
 def root_request(jobs: list[dict]) -> tuple[str, dict]:

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from core.admin_forms import ApiRulesForm
 from executors.models import (
     Executor,
     ExecutorStatus,
@@ -9,6 +10,7 @@ from executors.models import (
     SelfPreservation,
     TrustedAttester,
 )
+from executors.serializers import TrustedAttesterSerializer
 
 
 class StatusChangeInline(admin.TabularInline):
@@ -55,7 +57,7 @@ class TrustFilter(admin.SimpleListFilter):
 class ExecutorAdmin(admin.ModelAdmin):
     list_display = ["__str__", "chain", "address", "status_now", "heartbeat_age", "lease_expires_at",
                     "trusted", "version"]
-    list_filter = [StatusFilter, TrustFilter, "chain"]
+    list_filter = [StatusFilter, TrustFilter, ("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "name", "=id"]
     list_select_related = ["chain"]
     # All read-only: the executor writes its details at each registration (validated by the
@@ -118,10 +120,17 @@ class ExecutorAdmin(admin.ModelAdmin):
         self.message_user(request, f"Deregistered {queryset.count()} executor(s).")
 
 
+class TrustedAttesterForm(ApiRulesForm):
+    """Refuses what the API refuses, with its messages (core/admin_forms.py)."""
+
+    serializer_class = TrustedAttesterSerializer
+
+
 @admin.register(TrustedAttester)
 class TrustedAttesterAdmin(admin.ModelAdmin):
+    form = TrustedAttesterForm
     list_display = ["address", "chain", "note", "added_by", "created_at"]
-    list_filter = ["chain"]
+    list_filter = [("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "note"]
     readonly_fields = ["added_by", "created_at"]
 

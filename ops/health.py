@@ -19,13 +19,30 @@ logger = logging.getLogger(__name__)
 
 @require_safe  # HEAD too: some load balancers probe with it
 def healthz(request):
-    """The process is up and serving."""
+    """The process is up and serving. It asks no dependency (the database, the cache and
+    the broker are /readyz's): a hung one must not make the orchestrator restart a process
+    that is fine."""
     return JsonResponse({"status": "ok"})
 
 
 def _check_database() -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
+    return {"status": "ok"}
+
+
+def _check_cache() -> dict:
+    """Informational: without the cache the service serves on (core/cache.py), so a shared
+    cache that does not answer makes no instance unready (all of them would leave the load
+    balancer at once)."""
+    from django.core.cache import cache
+
+    try:
+        cache.ping()
+    except Exception as exc:
+        logger.warning("readyz: the cache does not answer: %s: %s", type(exc).__name__, exc)
+        return {"status": "degraded", "detail": "The cache does not answer: served without "
+                "it (API keys read from the database, rate limits counted per process)."}
     return {"status": "ok"}
 
 
@@ -165,28 +182,45 @@ def _check_workers() -> dict:
     return {"status": "ok", "workers": workers}
 
 
-CHECKS = {"database": _check_database, "broker": _check_broker, "executors": _check_executors,
-          "schedules": check_schedules, "workers": _check_workers, "replicas": _check_replicas}
+CHECKS = {"database": _check_database, "cache": _check_cache, "broker": _check_broker,
+          "executors": _check_executors, "schedules": check_schedules,
+          "workers": _check_workers, "replicas": _check_replicas}
+# A check is not run when the one it needs failed: it would wait for that dependency again.
+NEEDS = {"executors": "database", "schedules": "database", "workers": "broker"}
+
+
+def run_checks() -> tuple[dict, bool]:
+    """Each readiness check's result (with its latency), and whether the service is ready:
+    no check unavailable (the cache and the replicas inform only). Every check is bounded by
+    its dependency's timeouts (settings), and is answered at once while that dependency's
+    breaker is open. /readyz answers with them; /metrics publishes them as
+    `readyz_check_ok` (ops/metrics.py)."""
+    results, ready = {}, True
+    for name, check in CHECKS.items():
+        started = time.perf_counter()
+        needed = NEEDS.get(name)
+        try:
+            if needed and results[needed]["status"] == "unavailable":
+                result = _unavailable(f"not checked: {needed} unavailable")
+            else:
+                result = check()
+        except Exception as exc:  # any failure of a dependency means "not ready"
+            # The probe needs no key: the error's text (hosts, ports) goes to the log only.
+            logger.warning("readyz: %s unavailable: %s: %s", name, type(exc).__name__, exc)
+            result = {"status": "unavailable", "detail": type(exc).__name__}
+        ready = ready and result["status"] != "unavailable"
+        result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
+        results[name] = result
+    return results, ready
 
 
 @require_safe
 def readyz(request):
     """The database and the broker (when configured) answer, periodic tasks are scheduled
     and run, and a Celery worker answers (when a broker is configured)."""
-    results, ready = {}, True
-    for name, check in CHECKS.items():
-        started = time.perf_counter()
-        try:
-            result = check()
-        except Exception as exc:  # any failure of a dependency means "not ready"
-            # The probe needs no key: the error's text (hosts, ports) goes to the log only.
-            logger.warning("readyz: %s unavailable: %s: %s", name, type(exc).__name__, exc)
-            result = {"status": "unavailable", "detail": type(exc).__name__}
-        ready = ready and result["status"] == "ok"
-        result["latencyMs"] = round((time.perf_counter() - started) * 1000, 2)
-        results[name] = result
+    results, ready = run_checks()
     if not ready:
         failing = "; ".join(f"{name} unavailable ({r['detail']})"
-                            for name, r in results.items() if r["status"] != "ok")
+                            for name, r in results.items() if r["status"] == "unavailable")
         return problem_response(503, detail=f"Not ready: {failing}.", checks=results)
     return JsonResponse({"status": "ok", "checks": results})

@@ -4,7 +4,10 @@ Request counts and latency are counted in each process; with gunicorn's several 
 PROMETHEUS_MULTIPROC_DIR (an empty folder, emptied at each start) so that a scrape adds up
 every worker (gunicorn.conf.py marks dead workers). The state of the service (executors,
 RPC endpoints, indexer lag, workflows, read replicas' lag) is read at scrape time by
-`StateCollector`, so it is right whichever process answers.
+`StateCollector`, so it is right whichever process answers: the Celery workers, the follower
+and beat publish nothing of their own, their work shows in the database (index lag, workflows,
+webhook deliveries) and in /readyz's checks (`readyz_check_ok`, run at the scrape). The alert
+rules and the dashboard built on these names: deploy/prometheus, deploy/grafana.
 
 Apps count their own events with counters of their own (verification/metrics.py): every
 counter of the process is published here.
@@ -18,7 +21,7 @@ import time
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Min, Q
 from django.http import HttpResponse
 from django.utils import timezone
 from prometheus_client import (
@@ -71,12 +74,41 @@ class StateCollector:
     one that fails (a table not migrated yet) is left out and logged, the others stay."""
 
     def collect(self):
-        for family in (self._executors, self._rpc_endpoints, self._indexer, self._workflows,
-                       self._replicas):
+        for family in (self._chains, self._confirmation_times, self._executors,
+                       self._rpc_endpoints, self._index, self._workflows, self._webhooks,
+                       self._replicas, self._readiness):
             try:
                 yield from family()
             except Exception as exc:  # a scrape must answer with what it can
                 logger.warning("metrics: %s failed: %s: %s", family.__name__, type(exc).__name__, exc)
+
+    def _chains(self):
+        from registry.models import Chain
+
+        gauge = GaugeMetricFamily("registry_chain_active",
+                                  "1 when the chain is active (followed, indexed, probed), else 0.",
+                                  labels=["chain_id"])
+        for chain_id, status in Chain.objects.values_list("chain_id", "status"):
+            gauge.add_metric([str(chain_id)], 1 if status == Chain.Status.ACTIVE else 0)
+        yield gauge
+
+    def _confirmation_times(self):
+        """A family of its own: the follower's status is in the cache, which may fail while
+        the database answers (registry_chain_active is not lost with it)."""
+        from ops.follower import follower_status
+        from registry.heads import DEFAULT_BLOCK_TIME
+        from registry.models import Chain
+
+        gauge = GaugeMetricFamily(
+            "registry_chain_confirmation_seconds",
+            "Expected time from a transaction's submission to its confirmations: (confirmations"
+            " + 1) x the block time the follower learned (2 s until it has).",
+            labels=["chain_id"])
+        _, followed = follower_status()
+        for chain_id, confirmations in Chain.objects.values_list("chain_id", "confirmations"):
+            block_time = (followed.get(str(chain_id)) or {}).get("blockTime") or DEFAULT_BLOCK_TIME
+            gauge.add_metric([str(chain_id)], (confirmations + 1) * block_time)
+        yield gauge
 
     def _executors(self):
         from executors.models import Executor, ExecutorStatus
@@ -117,23 +149,29 @@ class StateCollector:
                 latency.add_metric(ids, endpoint.latency_ms / 1000)
         yield from (up, lag, latency)
 
-    def _indexer(self):
+    def _index(self):
         from attestations.models import IndexCursor
 
-        gauge = GaugeMetricFamily("attestations_index_lag_blocks",
-                                  "Blocks between a chain's head and what the indexer has read.",
-                                  labels=["chain_id", "deployment_id"])
+        labels = ["chain_id", "deployment_id"]
+        lag = GaugeMetricFamily("attestations_index_lag_blocks",
+                                "Blocks between a chain's head and what the indexer has read.",
+                                labels=labels)
+        success = GaugeMetricFamily("attestations_index_last_success_timestamp_seconds",
+                                    "When the indexer's last run of the deployment succeeded.",
+                                    labels=labels)
         skipped = GaugeMetricFamily(
             "attestations_index_skipped_records",
             "Records the indexer could not store or read and went past (the latest "
             f"{IndexCursor.SKIPPED_KEPT}, listed with the reason on the cursor in the admin).",
-            labels=["chain_id", "deployment_id"])
+            labels=labels)
         for cursor in IndexCursor.objects.all():
-            labels = [str(cursor.chain_id), str(cursor.deployment_id)]
+            ids = [str(cursor.chain_id), str(cursor.deployment_id)]
             if cursor.lag is not None:
-                gauge.add_metric(labels, cursor.lag)
-            skipped.add_metric(labels, len(cursor.skipped))
-        yield from (gauge, skipped)
+                lag.add_metric(ids, cursor.lag)
+            if cursor.last_success_at is not None:
+                success.add_metric(ids, cursor.last_success_at.timestamp())
+            skipped.add_metric(ids, len(cursor.skipped))
+        yield from (lag, success, skipped)
 
     def _workflows(self):
         from bindings.models import Workflow, WorkflowState
@@ -144,6 +182,27 @@ class StateCollector:
             gauge.add_metric([state], counts.get(state, 0))
         yield gauge
 
+        oldest = GaugeMetricFamily("workflows_submitted_oldest_age_seconds",
+                                   "Age of the chain's oldest workflow in state submitted (since "
+                                   "its last transition).", labels=["chain_id"])
+        now = timezone.now()
+        rows = (Workflow.objects.filter(state=WorkflowState.SUBMITTED).values("chain_id")
+                .annotate(since=Min("updated_at")).order_by())
+        for row in rows:
+            oldest.add_metric([str(row["chain_id"])], (now - row["since"]).total_seconds())
+        yield oldest
+
+    def _webhooks(self):
+        from webhooks.models import Delivery, DeliveryState
+
+        counts = Delivery.objects.filter(state=DeliveryState.PENDING).aggregate(
+            pending=Count("pk"), retrying=Count("pk", filter=Q(attempts__gt=0)))
+        yield GaugeMetricFamily("webhook_deliveries_pending",
+                                "Webhook deliveries waiting to be sent or retried (the outbox).",
+                                value=counts["pending"])
+        yield GaugeMetricFamily("webhook_deliveries_retrying",
+                                "Pending webhook deliveries whose last attempt failed.",
+                                value=counts["retrying"])
 
     def _replicas(self):
         from core.replicas import statuses
@@ -159,6 +218,17 @@ class StateCollector:
                 lag.add_metric([status.alias], status.lag_seconds)
             usable.add_metric([status.alias], 1 if status.usable else 0)
         yield from (lag, usable)
+
+    def _readiness(self):
+        from ops.health import run_checks
+
+        gauge = GaugeMetricFamily("readyz_check_ok",
+                                  "1 when the /readyz check passes at this scrape, 0 when it fails.",
+                                  labels=["check"])
+        results, _ = run_checks()
+        for name, result in results.items():
+            gauge.add_metric([name], 1 if result["status"] == "ok" else 0)
+        yield gauge
 
 
 def _scrape_registry() -> CollectorRegistry:

@@ -2,22 +2,23 @@ from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
 from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
-from rest_framework import serializers
 
-from registry import abi
-from registry.api.serializers import (
-    ProviderHealthSerializer,
-    RpcEndpointSerializer,
-    RpcUrlField,
-    provider_from_url,
-)
+from core.admin_forms import URLS_AS_TEXT, ApiRulesForm
 from registry.models.api_keys import ApiKey
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import ProviderHealth, RpcEndpoint
+from registry.serializers import (
+    CategorySerializer,
+    ChainSerializer,
+    ContractNameSerializer,
+    ContractVersionSerializer,
+    DeploymentSerializer,
+    ProviderHealthSerializer,
+    RpcEndpointSerializer,
+)
 
 
 class HidesRpcUrls:
@@ -32,20 +33,33 @@ class HidesRpcUrls:
         return super().lookup_allowed(lookup, value, request)
 
 
+# Each model's form checks what it saves with the API's serializer (core/admin_forms.py):
+# the admin refuses what the API refuses, with the same messages.
+
+
+class ChainForm(ApiRulesForm):
+    serializer_class = ChainSerializer
+
+
 @admin.register(Chain)
 class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
+    form = ChainForm
     list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations",
-                    "binding_mode", "updated_at"]
-    list_filter = ["status", "is_testnet", "binding_mode"]
+                    "binding_mode", "source", "updated_at"]
+    list_filter = ["status", "is_testnet", "binding_mode", "source"]
     search_fields = ["name", "short_name", "=chain_id"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["source", "edited_fields", "created_at", "updated_at"]
     actions = ["activate", "deactivate"]
-    # A URL typed without a scheme is taken as https (Django 6's default, chosen now).
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    formfield_overrides = URLS_AS_TEXT
 
     def get_readonly_fields(self, request, obj=None):
         # The chain id is the chain's identity: set once.
         return [*self.readonly_fields, "chain_id"] if obj else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:  # by hand: import_chains leaves these fields as they are from now on
+            obj.note_edited(form.changed_data)
+        super().save_model(request, obj, form, change)
 
     @admin.action(description="Activate selected chains")
     def activate(self, request, queryset):
@@ -58,36 +72,32 @@ class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
         self.message_user(request, f"Deactivated {count} chain(s).")
 
 
+class CategoryForm(ApiRulesForm):
+    serializer_class = CategorySerializer
+
+
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
+    form = CategoryForm
     list_display = ["slug", "name"]
     search_fields = ["slug", "name"]
     prepopulated_fields = {"slug": ["name"]}
 
 
+class ContractNameForm(ApiRulesForm):
+    serializer_class = ContractNameSerializer
+
+
 @admin.register(ContractName)
 class ContractNameAdmin(admin.ModelAdmin):
+    form = ContractNameForm
     list_display = ["name", "display_name", "category"]
     list_filter = ["category"]
     search_fields = ["name", "display_name"]
 
 
-class ContractVersionForm(forms.ModelForm):
-    """The ABI is checked entry by entry, as the API does."""
-
-    class Meta:
-        model = ContractVersion
-        fields = "__all__"
-
-    def clean_abi(self):
-        value = self.cleaned_data["abi"]
-        problems = abi.validate_abi(value)
-        if problems:
-            raise forms.ValidationError(
-                [f"{path}: {message}" if path else message
-                 for path, found in problems.items() for message in found]
-            )
-        return value
+class ContractVersionForm(ApiRulesForm):
+    serializer_class = ContractVersionSerializer
 
 
 @admin.register(ContractVersion)
@@ -114,29 +124,24 @@ class ContractVersionAdmin(admin.ModelAdmin):
         return "\n".join(lines) or "(empty ABI)"
 
 
+class DeploymentForm(ApiRulesForm):
+    serializer_class = DeploymentSerializer
+
+
 @admin.register(Deployment)
 class DeploymentAdmin(admin.ModelAdmin):
+    form = DeploymentForm
     list_display = ["contract_version", "chain", "address", "kind", "start_block", "created_at"]
-    list_filter = ["kind", "chain"]
+    list_filter = ["kind", ("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "contract_version__contract_name__name"]
     readonly_fields = ["created_at"]
     list_select_related = ["chain", "contract_version__contract_name"]
 
 
-def api_rule(check, value):
-    """Apply one of the API's validation rules in a form: both entry points refuse alike."""
-    try:
-        return check(value)
-    except serializers.ValidationError as exc:
-        raise forms.ValidationError(exc.detail) from None
-
-
-class RpcEndpointForm(forms.ModelForm):
+class RpcEndpointForm(ApiRulesForm):
     """Shows the URL masked; leaving the masked value in place keeps the stored URL."""
 
-    class Meta:
-        model = RpcEndpoint
-        fields = "__all__"
+    serializer_class = RpcEndpointSerializer
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -148,17 +153,13 @@ class RpcEndpointForm(forms.ModelForm):
         value = self.cleaned_data["url"]
         if self.instance.pk and value == self.instance.masked_url:
             return self.instance.url
-        return api_rule(RpcUrlField().to_internal_value, value)
+        return value
 
-    def clean_provider(self):
-        # Lowercased as the API stores it, so that provider-health reports find it.
-        return api_rule(RpcEndpointSerializer().validate_provider, self.cleaned_data["provider"])
-
-    def clean(self):
-        cleaned = super().clean()
-        if not cleaned.get("provider") and cleaned.get("url"):
-            cleaned["provider"] = provider_from_url(cleaned["url"])
-        return cleaned
+    def wire_data(self, candidate, names):
+        data = super().wire_data(candidate, names)
+        if "url" in data:  # as typed: the API shows a URL masked, but takes it whole
+            data["url"] = candidate.url
+        return data
 
 
 @admin.register(RpcEndpoint)
@@ -166,7 +167,8 @@ class RpcEndpointAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = RpcEndpointForm
     list_display = ["masked_url", "chain", "provider", "priority", "current_status", "status",
                     "latency_ms", "lag_blocks", "uptime_1h", "uptime_24h", "last_checked_at"]
-    list_filter = ["status", "provider", "monitoring_enabled", "chain"]
+    list_filter = ["status", "provider", "monitoring_enabled",
+                   ("chain", admin.RelatedOnlyFieldListFilter)]
     # The provider, and the URL's host (get_search_results): never the URL itself.
     search_fields = ["provider"]
     readonly_fields = ["status", "latency_ms", "head_block", "lag_blocks", "consecutive_failures",
@@ -224,18 +226,8 @@ def _percent(share) -> str | None:
     return None if share is None else f"{share * 100:.1f} %"
 
 
-class ProviderHealthForm(forms.ModelForm):
-    """The API's rules: a provider some endpoint has (any case), an `until` in the future."""
-
-    class Meta:
-        model = ProviderHealth
-        fields = "__all__"
-
-    def clean_provider(self):
-        return api_rule(ProviderHealthSerializer().validate_provider, self.cleaned_data["provider"])
-
-    def clean_until(self):
-        return api_rule(ProviderHealthSerializer().validate_until, self.cleaned_data["until"])
+class ProviderHealthForm(ApiRulesForm):
+    serializer_class = ProviderHealthSerializer
 
 
 @admin.register(ProviderHealth)
@@ -253,8 +245,19 @@ class ProviderHealthAdmin(HidesRpcUrls, admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
+class ApiKeyForm(forms.ModelForm):
+    """As `create_api_key`: a key's expiry, when it has one, is in the future."""
+
+    def clean_expires_at(self):
+        value = self.cleaned_data.get("expires_at")
+        if value is not None and "expires_at" in self.changed_data and value <= timezone.now():
+            raise forms.ValidationError("An expiry in the past makes a key that never works.")
+        return value
+
+
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    form = ApiKeyForm
     list_display = ["name", "display_prefix", "scope", "created_at", "last_used_at", "expires_at",
                     "revoked_at"]
     list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]

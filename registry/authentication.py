@@ -100,8 +100,25 @@ def _authenticated(raw_key: str, empty: str):
     return holder, holder
 
 
+def not_authenticated(request) -> exceptions.NotAuthenticated:
+    """The 401 of a request that sent no key the route reads: it names the header the
+    route reads, and says so when the key came in the other one (an api key as Bearer, an
+    admin key as X-API-Key), which the route does not read."""
+    for authenticator in getattr(request, "authenticators", None) or ():
+        if hasattr(authenticator, "missing_key"):
+            return exceptions.NotAuthenticated(authenticator.missing_key(request))
+    return exceptions.NotAuthenticated()
+
+
 class BearerKeyAuthentication(authentication.BaseAuthentication):
     """`Authorization: Bearer <key>` (the administration endpoints)."""
+
+    def missing_key(self, request) -> str:
+        if request.META.get("HTTP_X_API_KEY") is not None:
+            return ("This route reads the key from the Authorization header "
+                    "(Authorization: Bearer <key>), not from X-API-Key.")
+        return ("Authentication credentials were not provided: send an admin key as "
+                "Authorization: Bearer <key>.")
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).decode("latin-1")
@@ -120,6 +137,13 @@ class BearerKeyAuthentication(authentication.BaseAuthentication):
 
 class ApiKeyHeaderAuthentication(authentication.BaseAuthentication):
     """`X-API-Key: <key>` (every other endpoint)."""
+
+    def missing_key(self, request) -> str:
+        if request.META.get("HTTP_AUTHORIZATION"):
+            return ("This route reads the key from the X-API-Key header "
+                    "(X-API-Key: <key>), not from Authorization.")
+        return ("Authentication credentials were not provided: send the key as "
+                "X-API-Key: <key>.")
 
     def authenticate(self, request):
         raw_key = request.META.get("HTTP_X_API_KEY")

@@ -1,5 +1,6 @@
 from rest_framework.permissions import BasePermission
 
+from registry.authentication import not_authenticated
 from registry.models.api_keys import KeyScope
 
 
@@ -10,8 +11,8 @@ class ScopePermission(BasePermission):
 
     def has_permission(self, request, view):
         holder = request.auth
-        if holder is None:
-            return False  # DRF answers 401 with WWW-Authenticate
+        if holder is None:  # a 401 with WWW-Authenticate, naming the header to use
+            raise not_authenticated(request)
         if not holder.grants(self.scope):
             self.message = f"A key of scope '{holder.scope}' cannot do this; it needs '{self.scope}'."
             return False

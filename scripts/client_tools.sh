@@ -4,15 +4,18 @@
 #   .cache/clients/eas-sdk                            the EAS SDK (and ethers), which signs the
 #                                                     offchain attestations of the tests
 #   .cache/clients/merkle-tree  @openzeppelin/merkle-tree, which checks the service's Merkle
-#                               proofs (tests/core/test_merkle.py)
+#                               proofs (tests/eas_primitives/test_merkle.py)
 #   .cache/clients/codegen      the schema's lint and the TypeScript types (scripts/clients.sh):
 #                               @redocly/cli, openapi-typescript, typescript (tsc) from npm
 #   chromium                                          Debian's package, for the browser test
 #   nginx                                             Debian's package: the published front of
 #                                                     docker-compose.yml in tests/stack
-# Safe to run again; does nothing when they are there. Needs node and npm; chromium and
-# nginx are installed with apt-get when this runs as root, else their tests are skipped
-# (CI fails).
+#   promtool                                          Debian's package prometheus (without its
+#                                                     recommends): checks and unit-tests the
+#                                                     alert rules of deploy/prometheus
+# Safe to run again; does nothing when they are there. Needs node and npm; chromium, nginx
+# and promtool are installed with apt-get when this runs as root, else their tests are
+# skipped (CI fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,12 +55,18 @@ install_client .cache/clients/codegen "$REDOCLY+$OPENAPI_TYPESCRIPT+$TYPESCRIPT"
 packages=()
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || packages+=(nginx)
-if [ "${#packages[@]}" -gt 0 ]; then
+# promtool alone is wanted: not prometheus's recommended node exporter.
+lean=()
+command -v promtool >/dev/null 2>&1 || lean+=(prometheus)
+if [ "$((${#packages[@]} + ${#lean[@]}))" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> Installing ${packages[*]} (Debian) for the browser and stack tests"
+    echo "==> Installing ${packages[*]} ${lean[*]} (Debian) for the browser, stack and alert tests"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+    [ "${#packages[@]}" -eq 0 ] ||
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+    [ "${#lean[@]}" -eq 0 ] ||
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null
   else
-    echo "==> NOTE: ${packages[*]} missing and this is not root: their tests are skipped."
+    echo "==> NOTE: ${packages[*]} ${lean[*]} missing and this is not root: their tests are skipped."
   fi
 fi

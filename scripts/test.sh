@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 PG_HOST=127.0.0.1 PG_PORT=5432 REDIS_PORT=6379
 # Two checkouts testing at once on one machine keep apart by these (pytest-django makes
 # test_<name>, and test_<name>_gw<n> per worker; the Redis tests flush their database, each
-# worker its own: REDIS_DB and the TEST_WORKERS - 1 below it).
+# worker its own: REDIS_DB and the TEST_WORKERS - 1 below it, and a worker refuses one that
+# another client is connected to, naming it: tests/redis_db.py).
 DB_NAME="${TEST_DATABASE_NAME:-chain_registry}" REDIS_DB="${TEST_REDIS_DB:-15}"
 listening() { .venv/bin/python -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)" "$1" 2>/dev/null; }
 
@@ -81,6 +82,18 @@ echo "==> Dependencies: deptry (every import declared in pyproject.toml)"
 .venv/bin/deptry . --no-ansi --exclude '\.venv|\.tools|\.cache|staticfiles|clients' --ignore DEP002,DEP004
 echo "==> Imports: lint-imports (the layers in pyproject.toml: imports run one way)"
 .venv/bin/lint-imports --no-cache
+echo "==> Docs: mkdocs build --strict (mkdocs.yml; a broken link, anchor or include fails)"
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict  # not --quiet: it hides the warnings and passes
+# The alert rules (deploy/prometheus): promtool from Debian's prometheus package, installed by
+# client_tools.sh above; mandatory in CI. tests/monitoring checks the rest (metric names,
+# the dashboard's queries, that each alert has its tests).
+if command -v promtool >/dev/null 2>&1; then
+  echo "==> Alert rules: promtool check config, promtool test rules (deploy/prometheus)"
+  promtool check config deploy/prometheus/prometheus.yml
+  promtool test rules deploy/prometheus/tests/*.yml
+else
+  missing "promtool (Debian's prometheus package) is missing" "the alert rules are not checked."
+fi
 
 # The whole suite on the database above; then, for a full run only (no pytest arguments:
 # a run of chosen tests means those tests), the verification, indexer and workflow tests

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from web3 import HTTPProvider, Web3
 
 from registry.models import ApiKey, KeyScope
+from tests import redis_db
 
 if TYPE_CHECKING:
     from attestations.eas import EasDeployment
@@ -27,23 +28,32 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute) and nothing
-    remembered by the process (keys, subscriptions, chain clients)."""
+    """Each test starts with an empty cache (keys are cached for a minute), nothing
+    remembered by the process (keys, subscriptions, the indexer's chain clients), and every
+    breaker closed (a test's hung or closed server must not leave the next test without its
+    cache or database)."""
     from django.core.cache import cache
 
     from attestations.indexer import forget_clients
+    from core import cache as cache_module
+    from core import throttling
+    from core.postgresql import base as postgresql
     from registry.models.api_keys import forget_recent
     from webhooks import routing
 
-    cache.clear()
-    forget_recent()
-    routing.forget()  # subscriptions of an earlier test were rolled back
-    forget_clients()  # the indexer's chain clients, over endpoints of an earlier test
+    def start_over():
+        cache_module.breaker.close()
+        for breaker in postgresql._breakers.values():
+            breaker.close()
+        cache.clear()
+        throttling._here.clear()
+        forget_recent()
+        routing.forget()  # subscriptions of an earlier test were rolled back
+        forget_clients()  # chain clients over the endpoints of an earlier test
+
+    start_over()
     yield
-    cache.clear()
-    forget_recent()
-    routing.forget()
-    forget_clients()
+    start_over()
 
 
 @pytest.fixture(autouse=True)
@@ -115,15 +125,16 @@ def missing(what: str, how: str) -> NoReturn:
 def redis_test_url() -> str:
     """The real Redis of the machine (TEST_REDIS_URL); mandatory in CI, skipped elsewhere
     when absent. Under pytest-xdist each worker takes a database of its own, counting down
-    from the URL's (gw0 the URL's own, gw1 the one below), since the tests flush theirs."""
+    from the URL's (gw0 the URL's own, gw1 the one below), since the tests flush theirs; a
+    database another client uses (another checkout's run) is refused (tests/redis_db.py)."""
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
         missing("Redis is not available", "set TEST_REDIS_URL")
     worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
-    if worker == 0:
-        return url
-    base, _, number = url.rpartition("/")
-    return f"{base}/{int(number or 0) - worker}"
+    try:
+        return redis_db.claim(redis_db.worker_url(url, worker))
+    except redis_db.RedisDatabaseTaken as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture

@@ -38,6 +38,10 @@ class ChainFactory(factory.django.DjangoModelFactory):
     short_name = factory.Sequence(lambda n: f"test-{n}")
     is_testnet = True
 
+    class Params:
+        # As import_chains creates a chain (by default a chain is registered by hand).
+        imported = factory.Trait(source="import", edited_fields=[])
+
 
 class CategoryFactory(factory.django.DjangoModelFactory):
     class Meta:

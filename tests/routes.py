@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
+from core.schema_hooks import schema_path
 from registry.authentication import BearerKeyAuthentication
 from registry.permissions import ScopePermission
 
@@ -22,7 +23,7 @@ _ROUTE_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 class Route:
     method: str  # lowercase, as the test client's method names
     path: str  # concrete, with "1" for each parameter
-    template: str  # as the OpenAPI schema writes it: /v1/admin/chains/{chain_id}
+    template: str  # as the OpenAPI schema writes it: /v1/admin/chains/{chainId}
     view: type[APIView]
 
     def __str__(self):
@@ -65,7 +66,7 @@ def api_routes(urlconf: str = "config.urls") -> list[Route]:
         if view is None or not issubclass(view, APIView) or text.startswith("admin/"):
             continue
         path = "/" + _ROUTE_PARAM.sub("1", _REGEX_PARAM.sub("1", text))
-        template = "/" + _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", text))
+        template = schema_path("/" + _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", text)))
         routes.extend(Route(method, path, template, view) for method in _methods(callback))
     return routes
 

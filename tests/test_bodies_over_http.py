@@ -1,6 +1,7 @@
 """Request bodies as a real gunicorn hands them to Django (issue 17, items 4 and 6): a
 chunked body (no Content-Length) is refused with a 411 problem, never read as empty; a
-keyless megabyte gets its 401 problem whole."""
+keyless megabyte gets its 401 problem whole; a keyed mebibyte of unknown keys gets a small
+400 from the bounded parser (issue 34, item 2)."""
 
 import http.client
 import json
@@ -67,3 +68,21 @@ def test_the_test_client_gets_the_same_411(api):
     response = api.generic("POST", "/v1/verify", b"", content_type="application/json",
                            HTTP_TRANSFER_ENCODING="chunked")
     assert_problem(response, 411, "length_required")
+
+
+@pytest.mark.parametrize("path", ["/v1/verify", "/workflows", "/trpc/verify"])
+def test_a_mebibyte_of_unknown_keys_with_a_valid_key_gets_a_small_400(server, path):
+    from tests.test_body_limits import MEBIBYTE_OF_KEYS
+
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=30)
+    try:
+        conn.request("POST", path, body=MEBIBYTE_OF_KEYS.encode(), headers={
+            "Content-Type": "application/json", "X-API-Key": API_KEY})
+        response = conn.getresponse()
+        raw = response.read()
+    finally:
+        conn.close()
+    assert response.status == 400 and len(raw) < 2048, raw[:300]
+    body = json.loads(raw)
+    problem = body if not path.startswith("/trpc") else body["error"]["data"]["problem"]
+    assert problem["code"] == "too_many_keys" and "120000 keys" in problem["detail"]

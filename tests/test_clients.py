@@ -4,6 +4,7 @@ the live schema without a warning and as committed, the TypeScript compiles unde
 
 import filecmp
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -75,6 +76,37 @@ def typescript_project(tmp_path: Path) -> Path:
 def test_the_typescript_types_and_examples_compile_under_tsc_strict(tmp_path):
     tsc = require_codegen() / "tsc"
     project = typescript_project(tmp_path)
+    done = subprocess.run([str(tsc), "-p", "tsconfig.json"], cwd=project, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def readme_snippet(language: str, containing: str) -> str:
+    """The README's code block in `language` that holds `containing`."""
+    blocks = re.findall(rf"```{language}\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    return next(block for block in blocks if containing in block)
+
+
+def test_the_readme_trpc_snippet_compiles_in_an_esm_project_under_nodenext(tmp_path):
+    # Issue 37 item 7: trpc.d.ts imported "./schema" without an extension, which an ES module
+    # under moduleResolution nodenext refuses (TS2834), and every result was then `unknown`.
+    tsc = require_codegen() / "tsc"
+    project = typescript_project(tmp_path).parent / "esm"
+    shutil.copytree(CLIENTS / "typescript", project / "clients" / "typescript")
+    (project / "node_modules").symlink_to(TRPC_V11)
+    (project / "package.json").write_text(json.dumps({"type": "module", "private": True}))
+    (project / "tsconfig.json").write_text(json.dumps({"compilerOptions": {
+        "strict": True, "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext",
+        "lib": ["ES2022", "ESNext.Disposable", "DOM"], "types": [], "noEmit": True,
+        "skipLibCheck": False},
+        "files": ["app.ts"]}))
+    (project / "app.ts").write_text(
+        "declare const API_KEY: string;\ndeclare const documentHash: string;\n"
+        + readme_snippet("ts", "createTRPCClient")
+        # Typed results, not `unknown`: each of these fails to compile on an unknown.
+        + "export const names: string[] = page.results.map((chain) => chain.name);\n"
+        + "export const verified: boolean[] = [verdict.verified,\n"
+        + "  ...many.results.map((answer) => answer.verified)];\n")
     done = subprocess.run([str(tsc), "-p", "tsconfig.json"], cwd=project, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -55,20 +55,20 @@ def test_import_chains_draws_its_progress_on_a_terminal_only(tmp_path):
     path = tmp_path / "chains.json"
     path.write_text(json.dumps(records(120)))
     out, err = run("import_chains", str(path), stderr=Terminal())
-    assert out.strip() == "created 120, updated 0, unchanged 0, skipped 0"
+    assert out.strip() == "created 120, updated 0, unchanged 0, kept 0, skipped 0"
     assert "Importing 120 chain records" in err and "120/120" in err
     out, err = run("import_chains", str(path))  # not a terminal: no progress at all
-    assert out.strip() == "created 0, updated 0, unchanged 120, skipped 0" and err == ""
+    assert out.strip() == "created 0, updated 0, unchanged 120, kept 0, skipped 0" and err == ""
 
 
 def test_import_chains_json(tmp_path):
-    ChainFactory(chain_id=800_001, name="Old name", short_name="t1")
+    ChainFactory(chain_id=800_001, name="Old name", short_name="t1", imported=True)
     path = tmp_path / "chains.json"
     path.write_text(json.dumps([*records(2), {"chainId": "x"}]))
     out, err = run("import_chains", str(path), "--json", stderr=Terminal())
     report = json.loads(out)
     assert report["created"] == [800_000] and report["updated"] == [800_001]
-    assert report["unchanged"] == []
+    assert report["unchanged"] == [] and report["kept"] == [] and report["dryRun"] is False
     (skipped,) = report["skipped"]
     assert skipped["source"] == "chains.json[2]" and "chainId" in skipped["reason"]
     assert err == ""  # --json: no progress, even on a terminal; the skip is in the report

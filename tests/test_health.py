@@ -274,3 +274,41 @@ def test_readyz_checks_the_broker_of_the_settings_not_of_the_environment(
 def test_readyz_needs_no_key_and_ignores_a_wrong_one(anon):
     response = anon.get("/readyz", HTTP_AUTHORIZATION="Bearer wrong")
     assert response.status_code == 200
+
+
+# the cache ----------------------------------------------------------------------------------
+
+
+def redis_cache(url: str) -> dict:
+    return {"default": {"BACKEND": "core.cache.FailSoftRedisCache", "LOCATION": url,
+                        "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1}}}
+
+
+def test_readyz_says_the_cache_answers(anon, settings, redis_url):
+    settings.CELERY_BROKER_URL = ""
+    settings.CACHES = redis_cache(redis_url)
+    response = anon.get("/readyz")
+    assert response.status_code == 200, response.content
+    assert response.json()["checks"]["cache"]["status"] == "ok"
+
+
+def test_a_cache_that_does_not_answer_is_degraded_not_unready(anon, settings, closed_port_url):
+    # The service serves on without it (core/cache.py): a shared cache's outage must not take
+    # every instance out of the load balancer at once.
+    settings.CELERY_BROKER_URL = ""
+    settings.CACHES = redis_cache(closed_port_url)
+    response = anon.get("/readyz")
+    assert response.status_code == 200, response.content
+    cache = response.json()["checks"]["cache"]
+    assert cache["status"] == "degraded" and "served without it" in cache["detail"]
+    assert closed_port_url.rsplit(":", 1)[1].split("/")[0] not in cache["detail"]
+
+
+def test_healthz_asks_neither_the_database_nor_the_cache(anon, settings, closed_port_url,
+                                                        django_assert_num_queries):
+    settings.CACHES = redis_cache(closed_port_url)
+    with django_assert_num_queries(0):
+        assert anon.get("/healthz").status_code == 200
+    from core import cache
+
+    assert cache.breaker.current_state == "closed"  # no cache operation was tried either

@@ -25,9 +25,9 @@ from core.lean import (
     respond,
     write_answer,
 )
-from executors.api.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
 from executors.models import Heartbeat
-from verification.api.serializers import (
+from executors.serializers import HeartbeatResponseSerializer, HeartbeatSerializer
+from verification.serializers import (
     BATCH_LIMIT,
     VerifyBatchRequestSerializer,
     VerifyBatchResponseSerializer,
@@ -70,6 +70,7 @@ HEARTBEAT_ILL_FORMED = [
 VERIFY_WELL_FORMED = [
     {"document_hash": HASH},
     {"document_hash": HASH.upper().replace("0X", "0x"), "chain_id": 1, "live": True},
+    {"document_hash": "0X" + "ab" * 32},  # the prefix in either case, as the digits
     {"document_hash": HASH, "chain_id": None, "live": False},
     {"document_hash": HASH, "chain_id": 9_223_372_036_854_775_771},
 ]
@@ -77,7 +78,6 @@ VERIFY_ILL_FORMED = [
     {}, [], None, HASH,
     {"document_hash": HASH[:-1]},
     {"document_hash": " " + HASH},
-    {"document_hash": "0X" + "ab" * 32},
     {"document_hash": HASH, "chain_id": 0},
     {"document_hash": HASH, "chain_id": "1"},
     {"document_hash": HASH, "chain_id": True},

@@ -39,6 +39,29 @@ def test_a_list_takes_its_page_size(client_for, route):
     assert client_for(route).get(route.path, {"limit": "1"}).status_code == 200
 
 
+@pytest.mark.parametrize("route", LISTS, ids=str)
+@pytest.mark.parametrize("limit", ["0", "-1", "x", "²", "0000", "501", "9" * 5000])
+def test_a_bad_page_size_is_a_400_giving_the_range_the_list_serves(client_for, route, limit):
+    # Not "from 1 to 1000000000000" while 501 was cut to 500 (issue 37 item 6).
+    body = assert_problem(client_for(route).get(route.path, {"limit": limit}), 400,
+                          "validation_error")
+    assert body["errors"] == [{"attr": "limit", "code": "invalid",
+                               "detail": "Expected an integer from 1 to 500."}]
+
+
+@pytest.mark.parametrize("route", LISTS, ids=str)
+def test_a_list_takes_the_largest_page_size(client_for, route):
+    assert client_for(route).get(route.path, {"limit": "500"}).status_code == 200
+
+
+def test_the_schema_gives_the_page_sizes_the_lists_serve(api):
+    schema = api.get("/v1/openapi.json").json()
+    for route in LISTS:
+        parameters = schema["paths"][route.template]["get"]["parameters"]
+        limit = next(p for p in parameters if p["name"] == "limit")
+        assert (limit["schema"]["minimum"], limit["schema"]["maximum"]) == (1, 500), route
+
+
 def test_an_unknown_parameter_is_named_as_written_with_the_one_meant(api):
     body = assert_problem(api.get("/chains", {"is_testnet": "true"}), 400)
     assert body["errors"][0]["attr"] == "is_testnet"  # not camelCased into a valid name

@@ -25,6 +25,16 @@ def operations(schema):
             yield path, method, operation
 
 
+def test_path_parameters_are_camel_case_as_in_the_paths(schema):
+    # Like every other name on the wire: {chainId}, not {chain_id} or {subscription_pk}
+    # (issue 37 item 7).
+    for path, _, operation in operations(schema):
+        in_path = re.findall(r"\{([^}]+)\}", path)
+        named = [p["name"] for p in operation.get("parameters", []) if p["in"] == "path"]
+        assert sorted(named) == sorted(in_path), path
+        assert [name for name in in_path if not CAMEL_CASE.fullmatch(name)] == [], path
+
+
 def test_operation_ids_are_unique_camel_case(schema):
     ids = [op["operationId"] for _, _, op in operations(schema)]
     assert len(ids) == len(set(ids))
@@ -37,12 +47,14 @@ def test_operation_ids_are_unique_camel_case(schema):
     ("/attestations", "get", "listAttestations", "attestations"),
     ("/attestations/{uid}", "get", "getAttestation", "attestations"),
     ("/chains", "get", "listChains", "chains"),
-    ("/chains/{chain_id}", "get", "getChain", "chains"),
+    ("/chains/{chainId}", "get", "getChain", "chains"),
     ("/schemas/validate", "post", "validateSchema", "schemas"),
     ("/workflows", "post", "createWorkflow", "workflows"),
     ("/workflows/{id}", "get", "getWorkflow", "workflows"),
     ("/v1/admin/chains", "get", "adminListChains", "admin"),
-    ("/v1/admin/chains/{chain_id}", "patch", "adminUpdateChain", "admin"),
+    ("/v1/admin/chains/{chainId}", "patch", "adminUpdateChain", "admin"),
+    ("/v1/webhooks/{subscriptionId}/deliveries", "get", "listDeliveries", "webhooks"),
+    ("/v1/chain-registry/{chain}/jobs/{workflowId}/result", "post", "reportJob", "executors"),
     ("/v1/admin/rpc", "get", "adminListRpcEndpoints", "admin"),
     ("/v1/admin/executors/{id}/deregister", "post", "adminDeregisterExecutor", "admin"),
     ("/v1/chain-registry/{chain}/heartbeat", "post", "heartbeat", "executors"),
@@ -109,4 +121,4 @@ def test_trpc_procedures_name_their_rest_operations(schema):
     assert listed["workflows.get"]["pathInputs"] == {"id": "workflowId"}
     assert listed["chains.get"] == {"name": "chains.get", "kind": "query",
                                     "operationId": "getChain",
-                                    "pathInputs": {"chain_id": "chainId"}}
+                                    "pathInputs": {"chainId": "chainId"}}

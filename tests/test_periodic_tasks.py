@@ -6,9 +6,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask, PeriodicTasks
 
+from config.celery import app
+from config.management.commands.run_scheduler import Command as Scheduler
 from executors.models import ExecutorStatus
 from ops.schedules import PERIODIC_TASKS
 from tests.factories import ExecutorFactory
@@ -212,6 +215,60 @@ def test_run_scheduler_names_a_task_it_does_not_know():
     PeriodicTask.objects.create(name="Typo", task="executors.no_such_task", interval=every(10))
 
     assert "Typo: no task named executors.no_such_task" in run("run_scheduler", "--once")
+
+
+FLAKY_FAILURES = []  # how many more runs of tests.flaky fail
+
+
+@app.task(name="tests.flaky")
+def flaky():
+    """A periodic task that fails while FLAKY_FAILURES has entries (one per run)."""
+    if FLAKY_FAILURES:
+        FLAKY_FAILURES.pop()
+        raise OperationalError("database is locked")
+    return "done"
+
+
+def test_run_scheduler_logs_a_failed_run_tries_it_again_later_and_goes_on(no_tasks, caplog):
+    run("setup_periodic_tasks")
+    PeriodicTask.objects.exclude(name=EXPIRY).delete()
+    PeriodicTask.objects.create(name="Flaky", task="tests.flaky", interval=every(60))
+    FLAKY_FAILURES[:] = [1, 1]
+    executor = lapsed_executor()
+    scheduler, now = Scheduler(stdout=StringIO(), stderr=StringIO()), timezone.now()
+
+    scheduler.run_due(now)  # fails; the other task runs all the same
+
+    assert "Flaky failed (1 in a row: OperationalError('database is locked')); trying again " \
+        "in 2 s" in caplog.text
+    assert "Traceback" in caplog.text
+    assert status_of(executor) == ExecutorStatus.STALE
+    flaky_task = PeriodicTask.objects.get(name="Flaky")
+    assert (flaky_task.last_run_at, flaky_task.total_run_count) == (None, 0)  # not run
+
+    scheduler.run_due(now + timedelta(seconds=1))  # not yet
+    assert len(FLAKY_FAILURES) == 1
+    scheduler.run_due(now + timedelta(seconds=2))  # again: fails, waits twice as long
+    assert "Flaky failed (2 in a row" in caplog.text and "trying again in 4 s" in caplog.text
+    scheduler.run_due(now + timedelta(seconds=5))
+    assert len(FLAKY_FAILURES) == 0
+    scheduler.run_due(now + timedelta(seconds=6))  # succeeds: recorded as run
+
+    assert PeriodicTask.objects.get(name="Flaky").total_run_count == 1
+    assert "Flaky: done" in scheduler.stdout._out.getvalue()
+    assert scheduler.failures == {}
+
+
+def test_a_failing_run_is_tried_again_at_the_latest_after_its_interval(no_tasks):
+    PeriodicTask.objects.create(name="Flaky", task="tests.flaky", interval=every(3))
+    FLAKY_FAILURES[:] = [1] * 5
+    scheduler, now = Scheduler(stdout=StringIO(), stderr=StringIO()), timezone.now()
+
+    for second in (0, 2, 6):  # retries after 2 s, then 4 s cut to the interval of 3 s
+        scheduler.run_due(now + timedelta(seconds=second))
+    assert len(FLAKY_FAILURES) == 5 - 3
+    scheduler.run_due(now + timedelta(seconds=8))  # 6 + 3 not reached
+    assert len(FLAKY_FAILURES) == 2
 
 
 # check_beat (compose's health check of beat) ------------------------------------------------

@@ -42,6 +42,11 @@ class Procedure:
     def method(self) -> str:
         return "GET" if self.kind == QUERY else "POST"
 
+    @property
+    def paged(self) -> bool:
+        """A query of a list route (DRF's router names them `<basename>-list`): a page."""
+        return self.kind == QUERY and self.url_name.endswith("-list")
+
     def input_field(self, param: str) -> str:
         return dict(self.renamed).get(param) or camel_attr(param)
 

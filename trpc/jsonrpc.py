@@ -4,7 +4,8 @@
 Errors: -32700 the body is not JSON, -32600 not a valid request, -32601 no such method,
 -32602 invalid params (any 400 of the procedure: its problem document names the fields),
 else tRPC's code of the procedure's status (-32004 not found, -32009 conflict, ...), each
-with `data` {code, httpStatus, problem}. A notification (no `id`) runs and gets no answer.
+with `data` {code, httpStatus, problem}; -32600 with id null for a batch over
+TRPC_MAX_BATCH_SIZE calls or over the request's budget (trpc/budget.py), nothing run. A notification (no `id`) runs and gets no answer.
 HTTP status: a single request's (200, or its error's), 200 for a batch, 204 when nothing is
 answered, and 401/403 with `id` null when the key fails (nothing runs then).
 """
@@ -14,7 +15,7 @@ import json
 from django.conf import settings
 from django.http import HttpResponse
 
-from trpc import dispatch
+from trpc import budget, dispatch
 from trpc.errors import RpcError
 from trpc.procedures import PROCEDURES
 
@@ -24,12 +25,16 @@ _ABSENT = object()
 
 def answer(request, holder, body) -> HttpResponse:
     """The answer to a parsed body (an object or an array of them)."""
+    items = body if isinstance(body, list) else [body]
+    try:
+        if not items:
+            raise RpcError(400, "The batch is empty.")
+        if len(items) > settings.TRPC_MAX_BATCH_SIZE:
+            raise RpcError(400, f"A batch holds at most {settings.TRPC_MAX_BATCH_SIZE} calls.")
+        budget.check([_procedure_and_params(item) for item in items])
+    except RpcError as refusal:
+        return respond(error(None, refusal, INVALID_REQUEST))
     if isinstance(body, list):
-        if not body:
-            return respond(error(None, RpcError(400, "The batch is empty."), INVALID_REQUEST))
-        if len(body) > settings.TRPC_MAX_BATCH_SIZE:
-            refusal = RpcError(400, f"A batch holds at most {settings.TRPC_MAX_BATCH_SIZE} calls.")
-            return respond(error(None, refusal, INVALID_REQUEST))
         replies = [reply for reply in (_run(request, holder, item) for item in body) if reply]
         bodies = [reply_body for reply_body, _headers in replies]
         return respond(bodies, 200) if bodies else HttpResponse(status=204)
@@ -53,6 +58,14 @@ def respond(reply, status: int | None = None, headers: dict | None = None) -> Ht
     for name, value in (headers or {}).items():
         response[name] = value
     return response
+
+
+def _procedure_and_params(item) -> tuple:
+    """A request object's procedure (None for none) and params, for the budget."""
+    if not isinstance(item, dict):
+        return None, None
+    method = item.get("method")
+    return PROCEDURES.get(method) if isinstance(method, str) else None, item.get("params")
 
 
 def _run(request, holder, item) -> tuple[dict, dict] | None:

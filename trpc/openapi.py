@@ -2,6 +2,7 @@
 are not generated, so their paths are written here, the procedures taken from the registry.
 docs/api.md has the whole protocol."""
 
+from core.schema_hooks import schema_path
 from trpc.dispatch import path_params, path_template
 from trpc.procedures import PROCEDURES
 
@@ -48,11 +49,10 @@ def _rest_operation(paths: dict, name: str) -> dict:
     field of each URL parameter (what clients/typescript/trpc.d.ts is made from)."""
     procedure = PROCEDURES[name]
     params = path_params(procedure.url_name)
-    # drf-spectacular names a primary key {id}.
-    path = path_template(procedure.url_name).replace("{pk}", "{id}")
-    operation = paths[path][procedure.method.lower()]
+    operation = paths[schema_path(path_template(procedure.url_name))][procedure.method.lower()]
     return {"name": name, "kind": procedure.kind, "operationId": operation["operationId"],
-            "pathInputs": {("id" if p == "pk" else p): procedure.input_field(p) for p in params}}
+            "pathInputs": {schema_path(f"{{{p}}}")[1:-1]: procedure.input_field(p)
+                           for p in params}}
 
 
 def add_trpc_paths(result, generator, request, public):
@@ -70,10 +70,14 @@ def add_trpc_paths(result, generator, request, public):
     answers = _answers({
         "200": "Every call answered with the same status (200 for success).",
         "207": "A batch whose calls' statuses differ.",
-        "400": "Invalid input, in an error envelope.", "401": "No valid key.",
+        "400": "Invalid input, in an error envelope. A request refused as a whole (more calls "
+               "than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and "
+               "mutations in one batch) is one envelope without `path`, as @trpc/server "
+               "answers.", "401": "No valid key.",
         "403": "The key's scope does not allow this.", "404": "No such procedure or record.",
         "405": "A query with POST or a mutation with GET (`Allow` says which).",
-        "413": "The body is too large.", "415": "The body is not JSON.",
+        "413": "The body is too large.",
+        "415": "The body is not JSON: one envelope without `path`.",
         "429": "Rate limited (`Retry-After`).",
         "503": "The database (or a chain) does not answer (`Retry-After`).",
     })
@@ -113,7 +117,9 @@ def add_trpc_paths(result, generator, request, public):
                     "content": {"application/json": {"schema": {"oneOf": [
                         {"type": "object"}, {"type": "array", "items": {"type": "object"}}]}}}},
             "400": {"description": "A single request that is not JSON (-32700), not a request "
-                                   "(-32600) or has invalid params (-32602).",
+                                   "(-32600) or has invalid params (-32602); a batch over "
+                                   "TRPC_MAX_BATCH_SIZE calls or TRPC_BATCH_BUDGET items "
+                                   "(-32600, id null, nothing run).",
                     "content": {"application/json": {"schema": {"type": "object"}}}},
             "404": {"description": "A single request for an unknown method (-32601).",
                     "content": {"application/json": {"schema": {"type": "object"}}}},

@@ -25,7 +25,7 @@ JSONL = "application/jsonl"
 
 @dataclass
 class Outcome:
-    path: str
+    path: str | None  # None: the request's, not a call's
     data: object = None
     error: RpcError | None = None
 
@@ -72,9 +72,19 @@ class Wire:
             return self._response("\n".join(lines) + "\n}", status, outcomes)
         return self._response(json.dumps([self.envelope(o) for o in outcomes]), status, outcomes)
 
+    def reject(self, error: RpcError) -> HttpResponse:
+        """The answer to a request tRPC refuses as a whole (a batch too large, a body not
+        JSON by its type, queries and mutations mixed): one envelope naming no path, as
+        @trpc/server v11 answers (its clients read it as every call's). A v10 stream client
+        reads only its stream: one such envelope per call there."""
+        if self.v10_stream:
+            return self.answer([Outcome(None, error=error) for _path in self.paths])
+        outcome = Outcome(None, error=error)
+        return self._response(json.dumps(self.envelope(outcome)), error.status, [outcome])
+
     def refuse(self, error: RpcError) -> HttpResponse:
-        """The answer to a request that fails as a whole (key, body, method): the same error
-        for each call; a single envelope to a v11 stream, whose client reads it so."""
+        """The answer to a request whose every call fails alike (key, body, method): the same
+        error for each call; a single envelope to a v11 stream, whose client reads it so."""
         outcomes = [Outcome(path, error=error) for path in self.paths]
         if self.jsonl:
             return self._response(json.dumps(self.envelope(outcomes[0])), error.status, outcomes)

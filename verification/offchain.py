@@ -3,7 +3,7 @@ submitted to POST /attestations/offchain, on a miss of the on-chain lookup.
 
 An offchain attestation of the document counts under the on-chain rules, in the same order:
 its chain is active, its attester trusted there (the same rule: verification.services.
-trusted_attester), not revoked (the attester's own RevokedOffchain of its uid on its EAS
+trusted_attester), its data laid out as its schema says, not revoked (the attester's own RevokedOffchain of its uid on its EAS
 contract, as indexed), not expired now; and it is anchored: its uid timestamped on that EAS
 contract (Timestamped, as indexed) with the chain's confirmations (`not_final` before them),
 unless the chain lets unanchored ones verify (Chain.offchain_unanchored; else
@@ -60,6 +60,8 @@ def _rank(attestation, now: datetime) -> int:
         return RANK[reasons.CHAIN_INACTIVE]
     if not attestation.trusted:
         return RANK[reasons.UNTRUSTED_ATTESTER]
+    if attestation.undecodable:
+        return RANK[reasons.UNDECODABLE]
     if attestation.revoked:
         return RANK[reasons.REVOKED]
     if attestation.expiration_time is not None and attestation.expiration_time <= now:

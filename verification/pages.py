@@ -6,9 +6,17 @@ a shareable URL that needs no JavaScript; `?format=json` gives the API's own ans
 (`POST /v1/verify`), which the script reads. No API key; limited per client address
 (verification/public_limit.py); PUBLIC_VERIFICATION=false answers 404.
 
+Every answer carries a strict Content-Security-Policy (the page loads its own stylesheet
+and script modules, and fetches its own verdicts; nothing inline, nothing from elsewhere)
+and a Cache-Control: a verdict may be kept a minute by the browser that asked (private: its
+RateLimit-* headers are that client's), the form five minutes by anyone, an error nowhere.
+
 The page shows only what verify_document answers, plus the names of what that answer points
-at (the chain's name and explorer, the attester's registered name).
+at (the chain's name and explorer, the attester's registered name); for a `revoked` answer,
+also which attestation was revoked, by whom and when (`revocation_of`).
 """
+
+from functools import wraps
 
 from django.conf import settings
 from django.http import Http404
@@ -21,10 +29,10 @@ from core.problems import problem_response
 from core.validators import InvalidHex, normalize_bytes32
 from executors.models import Executor
 from registry.models import Chain
-from verification.api.serializers import VerifyResponseSerializer
+from verification import public_limit
 from verification.metrics import count_verify
-from verification.public_limit import wait_seconds
-from verification.services import verify_document
+from verification.serializers import VerifyResponseSerializer
+from verification.services import revocation_of, verify_document
 
 # What each reason of the verify answer (`reason`, when it has one) tells a person.
 REASON_TEXT = {
@@ -33,20 +41,38 @@ REASON_TEXT = {
     "untrusted_attester": "It was attested, but not by an attester trusted on that chain.",
     "not_timestamped": "It was attested offchain, but its attestation is not timestamped on "
                        "the chain, which this chain asks for.",
+    "undecodable": "It was attested, but the attestation's data is not laid out as its "
+                   "schema says, so it binds nothing.",
     "expired": "Its attestation has expired.",
     "revoked": "Its attestation was revoked by the attester.",
     "not_final": "It was attested, but the attestation does not have enough confirmations "
                  "yet; try again in a few minutes.",
 }
 MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f)."
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+CACHE_VERDICT = "private, max-age=60"  # a verdict changes as the chain moves: a minute late
+CACHE_FORM = "public, max-age=300"
+CACHE_ERROR = "no-store"
+
+
+def _page_headers(view):
+    """The page's Content-Security-Policy and Cache-Control on every answer of `view` (the
+    view may choose its own Cache-Control; an error's is `no-store`)."""
+    @wraps(view)
+    def with_headers(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        if response.status_code >= 400 or "Cache-Control" not in response:
+            response["Cache-Control"] = CACHE_ERROR
+        return response
+    return with_headers
 
 
 def _normalise(value: str) -> str:
     """The hash as the API takes it, from what a person pastes (spaces, 0X, capitals)."""
-    value = value.strip()
-    if value.startswith("0X"):
-        value = "0x" + value[2:]
-    return normalize_bytes32(value)
+    return normalize_bytes32(value.strip())
 
 
 def _switched_on():
@@ -59,18 +85,22 @@ def _form_context(**extra) -> dict:
 
 
 @require_safe
+@_page_headers
 def home(request):
     _switched_on()
     return redirect("verify-page")
 
 
 @require_safe
+@_page_headers
 def verify_form(request):
     """The form; `?hash=` (its submission without JavaScript) leads to the verdict's URL."""
     _switched_on()
     pasted = request.GET.get("hash")
     if pasted is None:
-        return render(request, "verification/verify.html", _form_context())
+        response = render(request, "verification/verify.html", _form_context())
+        response["Cache-Control"] = CACHE_FORM
+        return response
     try:
         document_hash = _normalise(pasted)
     except InvalidHex:
@@ -80,11 +110,13 @@ def verify_form(request):
 
 
 @require_safe
+@_page_headers
 def verify_verdict(request, document_hash: str):
     """The verdict of one hash, as a page or (`?format=json`) as the API answers it."""
     _switched_on()
     as_json = request.GET.get("format") == "json"
-    wait = wait_seconds(request)
+    window = public_limit.count(request)
+    wait = window.wait if window is not None else None
     if wait is not None:
         detail = f"Too many verifications from your address; try again in {wait} seconds."
         if as_json:
@@ -104,25 +136,31 @@ def verify_verdict(request, document_hash: str):
     result = verify_document(normalised)
     count_verify("verified" if result.verified else "not_verified")
     if as_json:
-        return answer(VerifyResponseSerializer, result)
-    reason = getattr(result, "reason", None)  # once the answer says why
-    return render(request, "verification/verdict.html", _form_context(
-        document_hash=normalised, result=result, reason=reason,
-        reason_text=REASON_TEXT.get(reason, ""),
-        **_names(result)))
+        response = answer(VerifyResponseSerializer, result)
+    else:
+        reason = getattr(result, "reason", None)  # once the answer says why
+        names = {}
+        revocation = revocation_of(normalised) if reason == "revoked" else None
+        if result.verified:
+            names = _names(result.chain_id, result.attester, result.tx_hash)
+        elif revocation is not None:
+            names = _names(revocation.chain_id, revocation.attester)
+        response = render(request, "verification/verdict.html", _form_context(
+            document_hash=normalised, result=result, reason=reason,
+            reason_text=REASON_TEXT.get(reason, ""), revocation=revocation, **names))
+    response["Cache-Control"] = CACHE_VERDICT
+    return response
 
 
-def _names(result) -> dict:
-    """What the answer's chain id and attester are called: the chain's name and explorer
-    links, the attester's name when an executor of that chain with that address has one."""
-    if not result.verified:
-        return {}
-    chain = Chain.objects.filter(pk=result.chain_id).first()
-    attester_name = (Executor.objects.filter(chain_id=result.chain_id, address=result.attester)
+def _names(chain_id: int, attester: str, tx_hash: str | None = None) -> dict:
+    """What a chain id and an attester are called: the chain's name and explorer links, the
+    attester's name when an executor of that chain with that address has one."""
+    chain = Chain.objects.filter(pk=chain_id).first()
+    attester_name = (Executor.objects.filter(chain_id=chain_id, address=attester)
                      .exclude(name="").values_list("name", flat=True).first())
     explorer = (chain.explorer_url.rstrip("/") if chain and chain.explorer_url else "")
     return {
-        "chain_name": chain.name if chain else f"chain {result.chain_id}",
+        "chain_name": chain.name if chain else f"chain {chain_id}",
         "attester_name": attester_name,
-        "tx_url": f"{explorer}/tx/{result.tx_hash}" if explorer and result.tx_hash else "",
+        "tx_url": f"{explorer}/tx/{tx_hash}" if explorer and tx_hash else "",
     }

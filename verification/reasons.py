@@ -1,8 +1,8 @@
 """Why a document hash does not verify: the `reason` of a POST /v1/verify answer.
 
 Each attestation of the document has one reason, its first failing rule in this order:
-the chain is active, the attester is trusted, the attestation is not revoked, not expired,
-and has the chain's confirmations (an untrusted attester's revocation says nothing, so the
+the chain is active, the attester is trusted, its data is laid out as its schema says, the
+attestation is not revoked, not expired, and has the chain's confirmations (an untrusted attester's revocation says nothing, so the
 policy's rules come first). The document's reason is the most telling of its attestations'
 reasons, by RANK below (docs/decisions.md "Reasons"): the higher, the more a holder learns
 from it (not yet final: wait; revoked: the attester took it back; ...). `not_found` when the
@@ -22,10 +22,14 @@ NOT_TIMESTAMPED = "not_timestamped"
 # service knows (to `merkleRoot`, when given): a proof for another document, another batch,
 # or a forgery.
 INVALID_PROOF = "invalid_proof"
+# An attestation names the document at its place in its data, but the data is not laid out
+# as its schema says (attestations.indexer.store.decode_data): the EAS SDK could not decode
+# it, so it binds nothing.
+UNDECODABLE = "undecodable"
 
 # Precedence, least telling first; the SQL (verification/sql.py) and its ORM reference
 # (verification.services.reason_rank) rank each attestation with these numbers.
-REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, NOT_TIMESTAMPED, EXPIRED, REVOKED,
-           NOT_FINAL)
+REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, UNDECODABLE, NOT_TIMESTAMPED,
+           EXPIRED, REVOKED, NOT_FINAL)
 RANK = {reason: rank for rank, reason in enumerate(REASONS)}
 VALID = len(REASONS)  # the rank of an attestation that verifies

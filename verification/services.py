@@ -37,10 +37,10 @@ from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations.confirmations import confirmations as count_confirmations
 from attestations.indexer.events import ATTESTED
-from attestations.models import Attestation
-from core.eas_abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
+from attestations.models import Attestation, MerkleBatch, OffchainRevocation
 from core.errors import ServiceUnavailable
-from core.merkle import root_of
+from eas_primitives.abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
+from eas_primitives.merkle import root_of
 from executors.models import Executor, TrustedAttester
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
@@ -148,12 +148,14 @@ def trusted_attester() -> Coalesce:
 
 def candidates(document_hash: str, *, chain_id: int | None = None, now: datetime):
     """Attestations of `document_hash` that pass every rule that a chain cannot undo
-    (active chain, trusted attester, not expired at `now`), earliest first."""
+    (active chain, trusted attester, data as its schema says, not expired at `now`),
+    earliest first."""
     found = Attestation.objects.filter(
         Q(expiration_time__isnull=True) | Q(expiration_time__gt=now),
         trusted_attester(),
         document_hash=document_hash,
         chain__status=Chain.Status.ACTIVE,
+        undecodable=False,
     )
     if chain_id is not None:
         found = found.filter(chain_id=chain_id)
@@ -178,6 +180,7 @@ def reason_rank(now: datetime) -> Case:
     return Case(
         When(~Q(chain__status=Chain.Status.ACTIVE), then=Value(RANK[reasons.CHAIN_INACTIVE])),
         When(~Q(trusted_attester()), then=Value(RANK[reasons.UNTRUSTED_ATTESTER])),
+        When(undecodable=True, then=Value(RANK[reasons.UNDECODABLE])),
         When(revocation_time__isnull=False, then=Value(RANK[reasons.REVOKED])),
         When(expiration_time__lte=now, then=Value(RANK[reasons.EXPIRED])),
         When(confirmations__lt=F("chain__confirmations"), then=Value(RANK[reasons.NOT_FINAL])),
@@ -201,6 +204,49 @@ def reason_query(document_hash: str, *, chain_id: int | None = None, now: dateti
         .order_by("-rank", *EARLIEST)
         .values_list("rank", *ROW)[:1]
     )
+
+
+@dataclass(frozen=True)
+class Revocation:
+    """The revoked attestation behind a `revoked` answer, as the public page names it."""
+
+    attestation_id: str
+    chain_id: int
+    attester: str
+    revoked_at: datetime | None
+    offchain: bool = False
+
+
+def revocation_of(document_hash: str, *, chain_id: int | None = None,
+                  now: datetime | None = None) -> Revocation | None:
+    """Which attestation made `document_hash` `revoked`: the earliest of its attestations
+    whose own reason is `revoked` (directly, or the root's of a Merkle batch holding it), else
+    its revoked offchain one; None when none is. The answer's reason says only `revoked`,
+    and only a miss asks this (the page, for its verdict)."""
+    now = now or timezone.now()
+    roots = Q()
+    for root_chain, uid in (MerkleBatch.objects.filter(leaves__document_hash=document_hash)
+                            .exclude(attestation_uid="")
+                            .values_list("chain_id", "attestation_uid")):
+        roots |= Q(chain_id=root_chain, uid=uid)
+    found = Attestation.objects.filter(Q(document_hash=document_hash) | roots)
+    if chain_id is not None:
+        found = found.filter(chain_id=chain_id)
+    row = (found.with_confirmations().annotate(rank=reason_rank(now))
+           .filter(rank=RANK[reasons.REVOKED]).order_by(*EARLIEST)
+           .values_list("uid", "chain_id", "attester", "revocation_time").first())
+    if row is not None:
+        return Revocation(*row)
+    ranked_one = ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
+    if ranked_one is None or ranked_one[0] != RANK[reasons.REVOKED]:
+        return None
+    attestation = ranked_one[1]
+    revoked_at = (OffchainRevocation.objects
+                  .filter(deployment_id=attestation.deployment_id, revoker=attestation.attester,
+                          data=attestation.uid)
+                  .values_list("timestamp", flat=True).first())
+    return Revocation(attestation.uid, attestation.chain_id, attestation.attester, revoked_at,
+                      offchain=True)
 
 
 @checked_on_primary  # a replica's young `true`, asked again of the primary

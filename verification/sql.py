@@ -48,13 +48,14 @@ WHERE a.document_hash = %(document_hash)s
 # none fails.
 _REASON_RANK = f"""CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
             WHEN NOT {_TRUSTED} THEN {RANK["untrusted_attester"]}
+            WHEN a.undecodable THEN {RANK["undecodable"]}
             WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
             WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
             WHEN {_CONFIRMATIONS} < c.confirmations THEN {RANK["not_final"]}
             ELSE {VALID} END"""
 
 # The rules, in order: this document; this chain, if one was asked for; an active chain;
-# not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
+# data laid out as its schema says; not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
 # there unless its trust was revoked, else an address an administrator added; each a probe
 # of a unique index); at least the chain's confirmations, counted from the head its
 # deployment's index cursor last saw (0 while unknown). The earliest such row answers, in the
@@ -62,6 +63,7 @@ _REASON_RANK = f"""CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
 VERIFICATION_SQL = f"""SELECT {_ROW}
 {_OF_THE_DOCUMENT}
   AND c.status = 'active'
+  AND NOT a.undecodable
   AND a.revocation_time IS NULL
   AND (a.expiration_time IS NULL OR a.expiration_time > %(now)s)
   AND {_TRUSTED}

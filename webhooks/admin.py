@@ -1,7 +1,37 @@
 from django.contrib import admin, messages
 
+from core.admin_forms import URLS_AS_TEXT, ApiRulesForm
+from registry.authentication import KeyHolder
+from registry.models import KeyScope
 from webhooks import routing, services
 from webhooks.models import Delivery, DeliveryAttempt, Subscription, Watch
+from webhooks.serializers import SubscriptionSerializer, WatchSerializer
+
+
+class SubscriptionForm(ApiRulesForm):
+    """The API's rules (core/admin_forms.py), for the key that owns the subscription: event
+    types for admin keys only where its owner is not one."""
+
+    serializer_class = SubscriptionSerializer
+
+    def wire_data(self, candidate, names):
+        data = super().wire_data(candidate, names)
+        if "document_hash" in data:
+            data["document_hash"] = data["document_hash"] or None  # blank: no filter, null
+        return data
+
+    def check(self, validated, candidate):
+        owner = KeyHolder(KeyScope.ADMIN if candidate.owner_is_admin else KeyScope.API,
+                          name="", prefix=candidate.owner)
+        services.check_subscription(holder=owner, url=candidate.url,
+                                    event_types=candidate.event_types)
+
+
+class WatchForm(ApiRulesForm):
+    serializer_class = WatchSerializer
+
+    def serializer_context(self):
+        return {"owner": getattr(self, "cleaned_data", {}).get("owner", self.instance.owner)}
 
 
 @admin.register(Subscription)
@@ -9,6 +39,8 @@ class SubscriptionAdmin(admin.ModelAdmin):
     """Subscriptions are edited here as through the API; a disabled one shows why. The secret
     is never shown: the owner rotates it through the API."""
 
+    form = SubscriptionForm
+    formfield_overrides = URLS_AS_TEXT
     list_display = ["url", "owner", "enabled", "disabled_at", "created_at"]
     list_filter = ["enabled", "owner_is_admin"]
     search_fields = ["id", "url", "owner", "description"]
@@ -72,6 +104,7 @@ class DeliveryAdmin(admin.ModelAdmin):
 
 @admin.register(Watch)
 class WatchAdmin(admin.ModelAdmin):
+    form = WatchForm
     list_display = ["document_hash", "owner", "created_at"]
     search_fields = ["document_hash", "owner"]
 

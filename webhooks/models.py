@@ -139,6 +139,7 @@ class Delivery(models.Model):
 
     class Meta:
         ordering = ["-event_id"]
+        verbose_name_plural = "deliveries"
         constraints = [models.UniqueConstraint(fields=["subscription", "event"],
                                                name="unique_delivery_per_event")]
         indexes = [

@@ -10,7 +10,6 @@ lost message or a killed worker only delays it until the sweep (webhooks/deliver
 import json
 import uuid
 
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -26,10 +25,7 @@ from webhooks.models import (
     Subscription,
     Watch,
 )
-
-# A queued delivery run of a subscription is remembered this long, so that a burst of events
-# queues one run (the run forgets it as it starts, then reads every due delivery).
-QUEUED_MARK_SECONDS = 30
+from webhooks.tasks import QueueRun
 
 
 def record_event(fact: str, data: dict, occurred_at, subject: dict) -> None:
@@ -104,7 +100,7 @@ def write_event(event_type: str, data: dict, occurred_at, subscription_ids: list
     else:
         written = _write_portable(event_type, data, occurred_at, subscription_ids, now)
     for subscription_id in written:
-        transaction.on_commit(_QueueRun(subscription_id), robust=True)
+        transaction.on_commit(QueueRun(subscription_id), robust=True)
 
 
 # One statement (a transition pays one round trip): the event, and a delivery per
@@ -140,20 +136,3 @@ def _write_portable(event_type, data, occurred_at, subscription_ids, now) -> lis
             Delivery(event=event, subscription_id=i, next_attempt_at=now, pending_since=now,
                      created_at=now) for i in ids)
     return ids
-
-
-class _QueueRun:
-    """After a commit: queue a delivery run of the subscription, unless one is queued."""
-
-    def __init__(self, subscription_id):
-        self.subscription_id = str(subscription_id)
-
-    def __call__(self):
-        if cache.add(queued_mark(self.subscription_id), 1, QUEUED_MARK_SECONDS):
-            from webhooks.tasks import deliver_webhooks
-
-            deliver_webhooks.delay(self.subscription_id)
-
-
-def queued_mark(subscription_id) -> str:
-    return f"webhooks:queued:{subscription_id}"

@@ -1,13 +1,10 @@
-"""Webhook workflows: subscribing, rotating a secret, enabling again, redelivering, and the
-periodic sweep."""
+"""Webhook workflows: subscribing, rotating a secret, enabling again, redelivering (the
+periodic sweep: webhooks/sweep.py)."""
 
-from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid
@@ -15,16 +12,15 @@ from registry.authentication import KeyHolder
 from registry.models import KeyScope
 from registry.rpc_transport import host_refusal
 from webhooks import routing
-from webhooks.delivery import PRIVATE_SETTING, head_due, scheme_refusal
+from webhooks.delivery import PRIVATE_SETTING, scheme_refusal
 from webhooks.models import (
     ADMIN_EVENT_TYPES,
     Delivery,
     DeliveryState,
-    Event,
     Subscription,
 )
-from webhooks.outbox import _QueueRun
 from webhooks.secrets import new_secret, seal
+from webhooks.tasks import QueueRun
 
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 
@@ -77,7 +73,7 @@ def subscription_update(subscription: Subscription, *, holder: KeyHolder, **chan
             subscription.disabled_at, subscription.disabled_reason = None, ""
             subscription.deliveries.filter(state=DeliveryState.PENDING).update(
                 next_attempt_at=now, pending_since=now)
-            transaction.on_commit(_QueueRun(subscription.pk), robust=True)
+            transaction.on_commit(QueueRun(subscription.pk), robust=True)
         subscription.save()
     routing.forget()
 
@@ -111,31 +107,6 @@ def delivery_redeliver(delivery: Delivery) -> Delivery:
         Delivery.objects.filter(pk=delivery.pk).update(
             state=DeliveryState.PENDING, next_attempt_at=now, pending_since=now,
             delivered_at=None)
-        transaction.on_commit(_QueueRun(delivery.subscription_id), robust=True)
+        transaction.on_commit(QueueRun(delivery.subscription_id), robust=True)
     delivery.refresh_from_db()
     return delivery
-
-
-@dataclass
-class SweepReport:
-    queued: int = 0
-    purged_events: int = 0
-
-    def as_dict(self) -> dict:
-        return {"queued": self.queued, "purgedEvents": self.purged_events}
-
-
-def deliveries_sweep(*, queue, now=None) -> SweepReport:
-    """Queue a run (`queue(subscription_id)`) for each subscription whose oldest pending
-    delivery is due and that nobody holds (a lost message, a killed worker, a retry that
-    came due), and forget events older than WEBHOOKS_RETENTION_DAYS that are settled."""
-    now = now or timezone.now()
-    report = SweepReport()
-    for subscription_id in head_due(now).values_list("pk", flat=True):
-        queue(subscription_id)
-        report.queued += 1
-    cutoff = now - timedelta(days=settings.WEBHOOKS_RETENTION_DAYS)
-    pending = Delivery.objects.filter(event=OuterRef("pk"), state=DeliveryState.PENDING)
-    report.purged_events = (Event.objects.filter(occurred_at__lt=cutoff)
-                            .exclude(Exists(pending)).delete()[1].get("webhooks.Event", 0))
-    return report

@@ -10,9 +10,9 @@ from attestations.models import (
 )
 from core.document_hash import ALGORITHMS, accepted_algorithms
 from core.serializers import StrictSerializer
-from registry.api.serializers import NativeCurrencySerializer
 from registry.models import Chain, Deployment
 from registry.models.rpc import OverrideStatus, ProbeStatus
+from registry.serializers import NativeCurrencySerializer
 
 # Best first: the summary's status is the best of its endpoints' statuses in force.
 STATUS_RANK = [ProbeStatus.HEALTHY, ProbeStatus.DEGRADED, ProbeStatus.UNKNOWN,

@@ -21,7 +21,7 @@ from core.conditional import ConditionalMixin
 from core.errors import Conflict
 from core.pagination import KeysetPagination
 from core.parsers import VerbatimJSONParser
-from core.validators import InvalidHex, normalize_bytes32
+from core.validators import BYTES32_PATTERN, InvalidHex, normalize_bytes32
 from core.viewsets import created_headers
 from executors.models import LIVE_STATUSES, ExecutorStatus
 from registry.models import Chain, Deployment, RpcEndpoint
@@ -106,7 +106,7 @@ class UidLookupMixin:
 
 MAX_CHAINS_NAMED = 20
 UID_PARAMETERS = [
-    OpenApiParameter("uid", {"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$"},
+    OpenApiParameter("uid", {"type": "string", "pattern": BYTES32_PATTERN},
                      OpenApiParameter.PATH, description="The EAS UID (32 bytes, 0x-hex)."),
     OpenApiParameter("chainId", OpenApiTypes.INT64, description="The chain to read it from; "
                      "needed only when the UID exists on several chains (else a 409)."),
@@ -192,7 +192,7 @@ class TimestampPagination(KeysetPagination):
 
 
 HASH_PARAMETERS = [
-    OpenApiParameter("hash", {"type": "string", "pattern": "^0x[0-9a-fA-F]{64}$"},
+    OpenApiParameter("hash", {"type": "string", "pattern": BYTES32_PATTERN},
                      OpenApiParameter.PATH, description="The timestamped bytes32 (0x-hex)."),
     UID_PARAMETERS[1],
 ]

@@ -170,6 +170,7 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
         if not done.error:
             _guarded(cursor, done, _check_reorg, w3, chain, cursor, done, tip_hashes)
         if not done.error:
+            done.from_block = cursor.next_block  # where reading starts, after any rollback
             _guarded(cursor, done, _read_to_head, run, cursor, head_hash, done)
     run.flush()
     now = timezone.now()

@@ -13,6 +13,7 @@ import logging
 from collections import Counter
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import NamedTuple
 
 import psycopg
 from django.db import DataError, IntegrityError, connection, models, transaction
@@ -30,7 +31,7 @@ from attestations.models import (
     Timestamp,
 )
 from core import events
-from core.merkle import attested_root
+from eas_primitives.merkle import attested_root
 from registry.models import Chain
 
 logger = logging.getLogger(__name__)
@@ -108,19 +109,39 @@ def _fields(schema_text: str):
     return grammar.parse(schema_text)
 
 
-def decode_data(schema: Schema | None, data: bytes) -> tuple[dict | None, str | None, str]:
-    """(decoded data, document hash, why it is not decoded) of an attestation's data under
-    its schema: (None, None, reason) when the schema is unknown or the data does not fit."""
+class DecodedData(NamedTuple):
+    """What the index keeps of an attestation's data under its schema."""
+
+    decoded: dict | None  # the data as JSON; None when not decoded (`error` says why)
+    document_hash: str | None  # from its place in the data (schema.head_word)
+    error: str  # why `decoded` is None ("" when it is not)
+    undecodable: bool  # the data is not laid out as its schema says: it verifies nothing
+
+
+def decode_data(schema: Schema | None, data: bytes) -> DecodedData:
+    """An attestation's data under its schema: decoded when it fits and is at most
+    MAX_DECODED_DATA bytes; its document hash read from its place in the data whatever its
+    size (a bytes32 field is a word of the head); undecodable when it does not fit the
+    schema. Without a schema (unknown, or a string that does not parse): nothing."""
     if schema is None:
-        return None, None, "The schema is not indexed."
+        return DecodedData(None, None, "The schema is not indexed.", False)
     if schema.parse_error:
-        return None, None, f"The schema string does not parse: {schema.parse_error}"
+        return DecodedData(None, None, f"The schema string does not parse: {schema.parse_error}",
+                           False)
+    fields = _fields(schema.schema)
+    field = schema.document_hash_field
+    document_hash = grammar.head_word(fields, data, field) if field else None
     try:
-        decoded = grammar.decode(_fields(schema.schema), data)
+        if len(data) > grammar.MAX_DECODED_DATA:
+            grammar.check_layout(fields, data)
+            read = f"; its {field} is read from its place in the data" if document_hash else ""
+            return DecodedData(None, document_hash, (
+                f"Not decoded: the data is {len(data)} bytes, longer than the "
+                f"{grammar.MAX_DECODED_DATA} decoded into `decoded`{read}."), False)
+        decoded = grammar.decode(fields, data)
     except (grammar.SchemaError, ValueError, RecursionError) as exc:
-        return None, None, str(exc)[:500]
-    document_hash = decoded.get(schema.document_hash_field) if schema.document_hash_field else None
-    return decoded, document_hash if isinstance(document_hash, str) else None, ""
+        return DecodedData(None, document_hash, str(exc)[:500], True)
+    return DecodedData(decoded, document_hash, "", False)
 
 
 def _skipped(row_or_event, uid: str, exc: Exception) -> dict:
@@ -314,17 +335,18 @@ def _adopt_orphans(chain_id: int, schema_uids: list[str]) -> None:
                                                   schema__isnull=True).only("pk", "data"))
         for attestation in orphans:
             attestation.schema = schema
-            (attestation.decoded, attestation.document_hash,
-             attestation.decode_error) = decode_data(schema, bytes(attestation.data))
+            (attestation.decoded, attestation.document_hash, attestation.decode_error,
+             attestation.undecodable) = decode_data(schema, bytes(attestation.data))
         Attestation.objects.bulk_update(
-            orphans, ["schema", "decoded", "document_hash", "decode_error"], batch_size=_BULK)
+            orphans, ["schema", "decoded", "document_hash", "decode_error", "undecodable"],
+            batch_size=_BULK)
         if orphans:
             Schema.objects.filter(pk=schema.pk).update(
                 attestation_count=F("attestation_count") + len(orphans))
 
 
 def _attestation_row(cursor, event, onchain, schema: Schema | None, *, revoked: bool) -> dict:
-    decoded, document_hash, decode_error = decode_data(schema, onchain.data)
+    decoded = decode_data(schema, onchain.data)
     expiration_time, expiration_time_raw = expiration_of(onchain.expiration_time)
     return dict(
         uid=onchain.uid, schema_uid=onchain.schema_uid,
@@ -334,8 +356,9 @@ def _attestation_row(cursor, event, onchain, schema: Schema | None, *, revoked: 
         expiration_time_raw=expiration_time_raw,
         revocation_time=_time(onchain.revocation_time) if revoked else None,
         revoked_block_number=event.position.block_number if revoked else None,
-        revocable=onchain.revocable, data=onchain.data, decoded=decoded,
-        decode_error=decode_error, document_hash=document_hash, **_position(event, cursor),
+        revocable=onchain.revocable, data=onchain.data, decoded=decoded.decoded,
+        decode_error=decoded.error, document_hash=decoded.document_hash,
+        undecodable=decoded.undecodable, **_position(event, cursor),
     )
 
 
@@ -375,7 +398,7 @@ def _write_attestations(cursor, items, skipped: list[dict], careful: bool, *, re
 
 
 def _link_merkle_batches(chain_id: int, rows: dict, schemas: dict) -> None:
-    """A root attestation (under the root schema, core/merkle.py) binds the Merkle batches its
+    """A root attestation (under the root schema, eas_primitives/merkle.py) binds the Merkle batches its
     attester reported with that root: they verify through it from the range that indexed it
     on, as a direct attestation does (the workflow tracking confirms them later). Another
     attester's attestation of the same root binds nothing."""

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from bindings import jobs
 from bindings.api import serializers
 from core import lean
+from core.parsers import DEFAULT_BODY_LIMITS, BodyLimits
 from executors.api.views import CHAIN_PARAMETER
 from registry.permissions import HasExecutorScope
 
@@ -26,6 +27,7 @@ class JobViewSet(viewsets.GenericViewSet):
     conflict_actions = ["claim_job", "report_job", "report_jobs"]
     lookup_field = "chain"
     lookup_value_regex = "[^/]+"
+    body_limits = DEFAULT_BODY_LIMITS  # core/parsers.py; a report of many results has its own
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.JobClaimSerializer,
                    responses={200: CLAIMED, 204: None})
@@ -63,7 +65,8 @@ class JobViewSet(viewsets.GenericViewSet):
 
     @extend_schema(parameters=[CHAIN_PARAMETER], request=serializers.JobResultsSerializer,
                    responses=serializers.JobResultsResponseSerializer)
-    @action(detail=True, methods=["post"], url_path="jobs/results")
+    @action(detail=True, methods=["post"], url_path="jobs/results",
+            body_limits=BodyLimits(keys=10 * serializers.MAX_RESULTS, items=2 * serializers.MAX_RESULTS))
     def report_jobs(self, request, chain=None):
         """Report the results of many jobs at once, all or nothing: when one item would be
         refused (another executor's job 403, unknown 404, not taking a result now 409,

@@ -4,7 +4,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 
-from core.pagination import LimitOffsetPagination
+from core.pagination import LimitOffsetPagination, read_limit
 
 
 class WorkflowCursorPagination(pagination.CursorPagination):
@@ -32,12 +32,8 @@ class WorkflowCursorPagination(pagination.CursorPagination):
 
     def get_page_size(self, request):
         """`limit` from 1 to 500, or a 400 (DRF would fall back to the default)."""
-        raw = request.query_params.get(self.page_size_query_param)
-        if raw is None:
-            return self.page_size
-        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
-            raise ValidationError({"limit": [f"Expected an integer from 1 to {self.max_page_size}."]})
-        return int(raw)
+        return read_limit(request, self.page_size_query_param, self.page_size,
+                          self.max_page_size)
 
     # The page every list answers (DRF's own example link here is not a valid URI).
     get_paginated_response_schema = LimitOffsetPagination.get_paginated_response_schema

@@ -11,6 +11,7 @@ from bindings.api.serializers import MAX_BATCH_IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_
 from bindings.models import Workflow
 from core import lean
 from core.conditional import ConditionalMixin
+from core.parsers import DEFAULT_BODY_LIMITS, BodyLimits
 from core.viewsets import created_headers
 from registry.models import KeyScope
 
@@ -51,6 +52,7 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
     filterset_class = filters.WorkflowFilter
     pagination_class = WorkflowCursorPagination
     lookup_value_regex = "[^/]+"
+    body_limits = DEFAULT_BODY_LIMITS  # core/parsers.py; the batch has its own
 
     def get_queryset(self):
         # Each key sees the workflows it created; an admin key sees them all. Another key's
@@ -93,7 +95,10 @@ class WorkflowViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
                    request=serializers.WorkflowBatchCreateSerializer,
                    responses={201: serializers.WorkflowBatchSerializer,
                               200: serializers.WorkflowBatchSerializer})
-    @action(detail=False, methods=["post"], url_path="batch")
+    # 1,000 workflows, each with the `data` of a schema of some 20 fields and arrays
+    @action(detail=False, methods=["post"], url_path="batch",
+            body_limits=BodyLimits(keys=25 * serializers.BATCH_LIMIT,
+                                   items=25 * serializers.BATCH_LIMIT))
     def batch(self, request):
         """Bind many documents: up to 1,000 binding requests, each checked as `POST
         /workflows` checks one, queued all together or none (a refusal names the item:

@@ -1,6 +1,6 @@
 // The REST API with fetch and the generated types (schema.d.ts, openapi-typescript).
 // tests/test_clients.py compiles it under tsc --strict.
-import type { components, operations } from "./schema";
+import type { components, operations } from "./schema.js";
 
 type Problem = components["schemas"]["Problem"];
 type VerifyRequest = components["schemas"]["VerifyRequest"];

@@ -115,7 +115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chains/{chain_id}": {
+    "/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -337,7 +337,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}": {
+    "/v1/admin/chains/{chainId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,7 +365,7 @@ export interface paths {
         patch: operations["adminUpdateChain"];
         trace?: never;
     };
-    "/v1/admin/chains/{chain_id}/status": {
+    "/v1/admin/chains/{chainId}/status": {
         parameters: {
             query?: never;
             header?: never;
@@ -774,7 +774,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain-registry/{chain}/jobs/{workflow_id}/result": {
+    "/v1/chain-registry/{chain}/jobs/{workflowId}/result": {
         parameters: {
             query?: never;
             header?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries": {
+    "/v1/webhooks/{subscriptionId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1037,10 +1037,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List deliverys
+         * List deliveries
          * @description A subscription's deliveries (one per event), newest first, with their attempts.
          */
-        get: operations["listDeliverys"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1049,7 +1049,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver": {
+    "/v1/webhooks/{subscriptionId}/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -1345,6 +1345,15 @@ export interface components {
              *     * `merkle` - Merkle
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
+            /**
+             * @description Who registered the chain: an administrator, or import_chains.
+             *
+             *     * `admin` - Admin
+             *     * `import` - Import
+             */
+            readonly source: components["schemas"]["ChainSourceEnum"];
+            /** @description The fields an administrator set or edited (all of them for a chain registered by hand): `import_chains` leaves them as they are unless `--overwrite`. */
+            readonly editedFields: string[];
             /** Format: date-time */
             readonly createdAt: string;
             /** Format: date-time */
@@ -1374,6 +1383,12 @@ export interface components {
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
         };
+        /**
+         * @description * `admin` - Admin
+         *     * `import` - Import
+         * @enum {string}
+         */
+        ChainSourceEnum: "admin" | "import";
         /**
          * @description * `active` - Active
          *     * `inactive` - Inactive
@@ -2544,12 +2559,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -2562,13 +2578,14 @@ export interface components {
          *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `undecodable` - undecodable
          *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
          *     * `revoked` - revoked
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "not_timestamped" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2652,12 +2669,13 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
@@ -2891,7 +2909,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3059,7 +3077,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3181,7 +3199,7 @@ export interface operations {
                 cursor?: string;
                 documentHash?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 offchain?: boolean;
                 recipient?: string;
@@ -3343,7 +3361,7 @@ export interface operations {
                     "application/json": components["schemas"]["OffchainAttestation"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3535,7 +3553,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -3653,7 +3671,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -3782,7 +3800,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -3914,7 +3932,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 revoker?: string;
                 to?: string;
@@ -4026,7 +4044,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4192,7 +4210,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4336,7 +4354,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaValidateResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4462,7 +4480,7 @@ export interface operations {
                 cursor?: string;
                 data?: string;
                 from?: string;
-                /** @description Page size, 50 by default, at most 500. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 to?: string;
             };
@@ -4626,7 +4644,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -4742,7 +4760,7 @@ export interface operations {
     adminListCategories: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -4893,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5342,7 +5360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5516,7 +5534,7 @@ export interface operations {
             query?: {
                 chainId?: number[];
                 isTestnet?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 name?: string;
                 /** @description The initial index from which to return the results. */
@@ -5682,7 +5700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -5825,7 +5843,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -5957,7 +5975,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6101,7 +6119,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6131,7 +6149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6308,7 +6326,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                chain_id: number;
+                chainId: number;
             };
             cookie?: never;
         };
@@ -6336,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chain"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -6492,7 +6510,7 @@ export interface operations {
         parameters: {
             query?: {
                 category?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -6643,7 +6661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7092,7 +7110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractName"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7265,7 +7283,7 @@ export interface operations {
         parameters: {
             query?: {
                 contractName?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -7416,7 +7434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -7868,7 +7886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractVersion"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8053,7 +8071,7 @@ export interface operations {
                  *     * `other` - Other
                  */
                 kind?: ("eas" | "other" | "schema_registry")[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -8207,7 +8225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8659,7 +8677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deployment"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -8833,7 +8851,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -9137,7 +9155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9339,7 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExecutorDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -9495,7 +9513,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 monitored?: boolean;
                 /** @description The initial index from which to return the results. */
@@ -9662,7 +9680,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10111,7 +10129,7 @@ export interface operations {
                     "application/json": components["schemas"]["RpcEndpoint"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10283,7 +10301,7 @@ export interface operations {
     adminListProviderHealthReports: {
         parameters: {
             query?: {
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10445,7 +10463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderHealth"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -10717,7 +10735,7 @@ export interface operations {
             query?: {
                 address?: string;
                 chainId?: number[];
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -10869,7 +10887,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11321,7 +11339,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedAttester"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11524,7 +11542,7 @@ export interface operations {
                     "application/json": components["schemas"]["HeartbeatResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11666,7 +11684,7 @@ export interface operations {
             path: {
                 /** @description A chain id (31337) or short name (anvil). */
                 chain: string;
-                workflow_id: string;
+                workflowId: string;
             };
             cookie?: never;
         };
@@ -11694,7 +11712,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -11897,7 +11915,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12083,7 +12101,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobResultsResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12289,7 +12307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Executor"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12472,7 +12490,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12638,7 +12656,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyBatchResponse"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -12760,7 +12778,7 @@ export interface operations {
         parameters: {
             query?: {
                 documentHash?: string;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -12901,7 +12919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Watch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13318,7 +13336,7 @@ export interface operations {
         parameters: {
             query?: {
                 enabled?: boolean;
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -13459,7 +13477,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionCreated"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -13911,7 +13929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14117,7 +14135,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecret"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14269,7 +14287,7 @@ export interface operations {
             };
         };
     };
-    listDeliverys: {
+    listDeliveries: {
         parameters: {
             query?: {
                 /**
@@ -14283,7 +14301,7 @@ export interface operations {
                  *     * `chain.status_changed` - Chain Status Changed
                  */
                 eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
-                /** @description Number of results to return per page. */
+                /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */
                 offset?: number;
@@ -14296,7 +14314,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14426,7 +14444,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14560,7 +14578,7 @@ export interface operations {
             path: {
                 /** @description A UUID string identifying this delivery. */
                 id: string;
-                subscription_pk: string;
+                subscriptionId: string;
             };
             cookie?: never;
         };
@@ -14584,7 +14602,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -14915,7 +14933,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowDetail"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15236,7 +15254,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowBatch"];
                 };
             };
-            /** @description Invalid input; `errors` names each field. */
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
             400: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
@@ -15388,7 +15406,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15442,7 +15460,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15507,7 +15525,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description Invalid input, in an error envelope. */
+            /** @description Invalid input, in an error envelope. A request refused as a whole (more calls than TRPC_MAX_BATCH_SIZE, more items than TRPC_BATCH_BUDGET, queries and mutations in one batch) is one envelope without `path`, as @trpc/server answers. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15561,7 +15579,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcEnvelope"];
                 };
             };
-            /** @description The body is not JSON. */
+            /** @description The body is not JSON: one envelope without `path`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15626,7 +15644,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602). */
+            /** @description A single request that is not JSON (-32700), not a request (-32600) or has invalid params (-32602); a batch over TRPC_MAX_BATCH_SIZE calls or TRPC_BATCH_BUDGET items (-32600, id null, nothing run). */
             400: {
                 headers: {
                     [name: string]: unknown;

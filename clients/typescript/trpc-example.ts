@@ -1,7 +1,7 @@
 // /trpc with @trpc/client v11 and the shipped router type (trpc.d.ts). tests/test_clients.py
 // compiles it under tsc --strict and runs it against a live service.
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
-import type { AppClient, AppRouter } from "./trpc";
+import type { AppClient, AppRouter } from "./trpc.js";
 
 export function connect(url: string, apiKey: string): AppClient {
   // `as AppClient`: adds the call of `verify` itself beside `verify.batch` (see trpc.d.ts).

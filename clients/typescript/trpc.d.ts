@@ -8,7 +8,9 @@ import type {
   TRPCMutationProcedure,
   TRPCQueryProcedure,
 } from "@trpc/server";
-import type { operations } from "./schema";
+// ".js": what an ES module under moduleResolution node16/nodenext must write (TS2834
+// otherwise), and what every other resolution takes too; it resolves to schema.d.ts.
+import type { operations } from "./schema.js";
 
 type Root = { ctx: object; meta: object; errorShape: TRPCDefaultErrorShape; transformer: false };
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
@@ -39,7 +41,7 @@ export type AppRouter = TRPCBuiltRouter<Root, {
   };
   chains: {
     get: TRPCQueryProcedure<{
-    input: { chainId: operations["getChain"]["parameters"]["path"]["chain_id"] };
+    input: { chainId: operations["getChain"]["parameters"]["path"]["chainId"] };
     output: Json<operations["getChain"]["responses"][200]>;
     meta: object;
   }>;

@@ -6,8 +6,8 @@ from rest_framework.response import Response
 from core.conditional import ConditionalMixin
 from core.lean import answer, read_request
 from core.viewsets import AdminViewSet, created_headers
-from executors import services
-from executors.api import filters, serializers
+from executors import serializers, services
+from executors.api import filters
 from executors.models import Executor, TrustedAttester
 from registry.authentication import BearerKeyAuthentication
 from registry.models import Chain

@@ -5,8 +5,10 @@ from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
 from core.errors import Conflict
+from core.parsers import BodyLimits
 from core.viewsets import AdminAccess, AdminViewSet, CreatedLocationMixin
-from registry.api import filters, serializers
+from registry import serializers
+from registry.api import filters
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import ProviderHealth, RpcEndpoint
@@ -65,6 +67,8 @@ class ContractVersionViewSet(AdminViewSet):
     queryset = ContractVersion.objects.select_related("contract_name")
     serializer_class = serializers.ContractVersionSerializer
     filterset_class = filters.ContractVersionFilter
+    # An ABI is large: a megabyte of entries and their inputs holds some 40,000 keys.
+    body_limits = BodyLimits(keys=100_000, items=50_000)
 
 
 class DeploymentViewSet(AdminViewSet):

@@ -5,6 +5,16 @@ from core import events
 from core.errors import NotFound
 from core.validators import MAX_CHAIN_ID
 
+# The fields import_chains takes from a chain list (ethereum-lists): their provenance is
+# kept, so that an import never overwrites what an administrator set (docs/decisions.md).
+LISTED_FIELDS = ("name", "short_name", "currency_name", "currency_symbol", "currency_decimals",
+                 "explorer_url", "info_url", "is_testnet")
+
+
+def all_listed_fields() -> list[str]:
+    """A chain registered by hand: an administrator set every listed field (the default)."""
+    return list(LISTED_FIELDS)
+
 
 class ChainQuerySet(models.QuerySet):
     def by_ref(self, ref: str) -> "Chain":
@@ -39,6 +49,10 @@ class Chain(models.Model):
         MULTI = "multi"  # one multiAttest transaction per claimed batch
         MERKLE = "merkle"  # one attestation of the Merkle root of the batch's documents
 
+    class Source(models.TextChoices):
+        ADMIN = "admin"  # registered by an administrator (admin API, Django admin, a script)
+        IMPORT = "import"  # created by import_chains from a chain list
+
     chain_id = models.PositiveBigIntegerField(primary_key=True, verbose_name="chain id")
     name = models.CharField(max_length=200)
     short_name = models.SlugField(max_length=64, unique=True)
@@ -63,6 +77,13 @@ class Chain(models.Model):
         help_text="How executors bind documents here: `single` (an attest transaction per "
         "document), `multi` (a multiAttest per claimed batch), `merkle` (an attestation of "
         "the Merkle root of each claimed batch).")
+    source = models.CharField(
+        max_length=8, choices=Source.choices, default=Source.ADMIN, editable=False,
+        help_text="Who registered the chain: an administrator, or import_chains.")
+    edited_fields = models.JSONField(
+        default=all_listed_fields, editable=False,
+        help_text="The chain-list fields an administrator set or edited: import_chains leaves "
+        "them as they are (unless --overwrite).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -98,6 +119,12 @@ class Chain(models.Model):
                     "chainId": self.chain_id, "shortName": self.short_name,
                     "from": before, "to": self.status,
                 }, occurred_at=timezone.now(), chain_id=self.chain_id)
+
+    def note_edited(self, fields) -> None:
+        """Record that an administrator set these fields (by model field name; those an
+        import does not write are ignored): import_chains leaves them alone from now on."""
+        edited = set(self.edited_fields) | set(fields)
+        self.edited_fields = [name for name in LISTED_FIELDS if name in edited]
 
     def set_status(self, status: str) -> bool:
         """Activate or deactivate; returns whether anything changed."""

@@ -13,7 +13,7 @@ from web3 import HTTPProvider, Web3
 from attestations import eas as eas_contracts
 from attestations.indexer import index_chain
 from attestations.models import Attestation
-from core.eas_abi import GET_ATTESTATION_SELECTOR, eas_abi, schema_registry_abi
+from eas_primitives.abi import GET_ATTESTATION_SELECTOR, eas_abi, schema_registry_abi
 from executor_client import ReferenceExecutor, ServiceClient
 from tests.bindings.conftest import bind
 from tests.conftest import make_key, missing

@@ -8,7 +8,7 @@ from web3.exceptions import ContractLogicError
 
 from attestations import eas as eas_contracts
 from attestations.schema import encode, parse
-from core.eas_abi import ZERO_ADDRESS, schema_registry_abi
+from eas_primitives.abi import ZERO_ADDRESS, schema_registry_abi
 from registry.chain_client import chain_client
 from tests.factories import ChainFactory
 

@@ -247,19 +247,23 @@ def test_a_schema_string_with_a_nul_or_bytes_that_are_not_utf8_keeps_its_bytes(a
     conforms_to_the_openapi_schema(f"/attestations/{uid}")
 
 
-@pytest.mark.parametrize(("schema", "data", "error"), [
-    (NOTE_SCHEMA, b"\x01" * 40, "does not decode with the schema"),
+@pytest.mark.parametrize(("schema", "data", "error", "document_hash"), [
+    (NOTE_SCHEMA, b"\x01" * 40, "does not decode with the schema", "0x" + "01" * 32),
+    (NOTE_SCHEMA, b"\x01" * 31, "does not decode with the schema", None),
     ("bytes blob", eth_abi.encode(["bytes"], [b"\xab" * (MAX_DECODED_DATA + 1)]),
-     "longer than the 16384 that are decoded"),
-    ("uint8[][] x", reused_offsets(60), "reuse data"),
-], ids=["not-the-schemas-layout", "too-long", "reused-offsets"])
-def test_data_that_is_not_decoded_is_kept_raw_with_why(api, onchain, schema, data, error):
+     "Not decoded: the data is 16480 bytes, longer than the 16384 decoded into `decoded`.",
+     None),
+    ("uint8[][] x", reused_offsets(60), "reuse data", None),
+], ids=["not-the-schemas-layout", "shorter-than-its-head", "too-long", "reused-offsets"])
+def test_data_that_is_not_decoded_is_kept_raw_with_why(api, onchain, schema, data, error,
+                                                        document_hash):
     uid = attest(onchain.node, onchain.schema(schema.encode()), data)
     onchain.settle()
 
     shown = get(api, f"/attestations/{uid}")
     assert shown["decoded"] is None and error in shown["decodeError"]
-    assert shown["data"] == "0x" + data.hex() and shown["documentHash"] is None
+    # The document hash is read from its place whenever the data reaches it.
+    assert shown["data"] == "0x" + data.hex() and shown["documentHash"] == document_hash
 
 
 def test_an_attestation_under_a_schema_not_indexed_says_so(api, eas_chain, onchain):

@@ -1,6 +1,7 @@
 """How the indexer runs: adaptive block ranges, the per-chain lock, errors on the cursor, the
 old Registered event shape, the Celery task and `manage.py index_chain`."""
 
+import json
 from io import StringIO
 
 import eth_abi
@@ -251,6 +252,33 @@ def test_the_task_skips_an_inactive_chain_without_asking_its_node():
         chain.save()
         index_one_chain(424244)
         assert node.requests > 0  # the stub knows no blocks: the run fails, but it ran
+
+
+def test_the_command_reports_the_blocks_it_read_from_where_it_started():
+    # Issue 37 item 6: `--from-block 100` reported the old cursor as its start, and a run
+    # with nothing new `blocks 1001-1000`.
+    with CrowdedRpc(head=1000, limit=10_000, chain_id=424243) as node:
+        chain = ChainFactory(chain_id=424243, status="active")
+        RpcEndpointFactory(chain=chain, url=node.url)
+        deployment = DeploymentFactory(chain=chain, kind="eas", start_block=0)
+
+        def run(*args) -> str:
+            out = StringIO()
+            call_command("index_chain", "424243", *args, stdout=out)
+            return out.getvalue().splitlines()[0]
+
+        first, again, backfill = run(), run(), run("--from-block", "100")
+        node.head = 1005
+        json_report = StringIO()
+        call_command("index_chain", "424243", "--json", stdout=json_report)
+
+    where = f"eas {deployment.address}:"
+    assert first.startswith(f"{where} blocks 0-1000 in 1 range(s),"), first
+    assert again.startswith(f"{where} no new block (next block 1001),"), again
+    assert backfill.startswith(f"{where} blocks 100-1000 in 1 range(s),"), backfill
+    assert backfill.endswith("rolled back to block 100")
+    read = json.loads(json_report.getvalue())["deployments"][0]
+    assert (read["fromBlock"], read["nextBlock"]) == (1001, 1006)
 
 
 def test_the_command_refuses_unknown_and_inactive_chains():

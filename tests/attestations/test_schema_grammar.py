@@ -12,6 +12,7 @@ from attestations.schema import (
     decode,
     encode,
     escape_text,
+    head_word,
     parse,
     validate_data,
 )
@@ -311,3 +312,36 @@ def test_data_longer_than_the_limit_is_not_decoded():
     data = eth_abi.encode(["bytes"], [bytes(MAX_DECODED_DATA)])
     with pytest.raises(ValueError, match="longer than"):
         decode(parse("bytes b"), data)
+
+
+# A bytes32 field read from its place in the head (issue 34, item 6): whatever comes before
+# it, static or dynamic, and however long the data.
+
+BEFORE = [  # (a field's type as a schema writes it, a value of it)
+    ("uint8", 5), ("string", "x" * 40), ("bytes", b"\x01" * 70), ("bytes32", b"\x22" * 32),
+    ("(uint256 a,bytes32 b)", (1, b"\x33" * 32)), ("uint8[3]", [1, 2, 3]),
+    ("(uint8 a,string b)", (1, "y")), ("(uint8 a,uint16 b)[2]", [(1, 2), (3, 4)]),
+    ("string[]", ["a", "b"]), ("bytes32[2]", [b"\x44" * 32, b"\x55" * 32]),
+    ("(bool a,(uint8 b,address c) d)", (True, (9, "0x" + "66" * 20))),
+]
+
+
+@given(before=st.lists(st.sampled_from(BEFORE), max_size=6), long_tail=st.booleans(),
+       document=st.binary(min_size=32, max_size=32))
+@settings(max_examples=100, deadline=None)
+def test_a_bytes32_field_is_read_from_its_place_whatever_precedes_it(before, long_tail, document):
+    schema = ",".join([f"{kind} f{i}" for i, (kind, _) in enumerate(before)]
+                      + ["bytes32 documentHash", "string tail"])
+    fields = parse(schema)
+    tail = "t" * (MAX_DECODED_DATA + 1 if long_tail else 3)
+    data = eth_abi.encode([f.type for f in fields], [value for _, value in before] + [document, tail])
+    assert head_word(fields, data, "documentHash") == "0x" + document.hex()
+
+
+def test_a_field_that_is_no_bytes32_or_no_field_or_past_the_data_has_no_head_word():
+    fields = parse("string title,bytes32 documentHash")
+    data = encode(fields, ("a title", bytes.fromhex("ab" * 32)))
+    assert head_word(fields, data, "documentHash") == "0x" + "ab" * 32
+    assert head_word(fields, data[:63], "documentHash") is None
+    assert head_word(fields, data, "title") is None
+    assert head_word(fields, data, "nope") is None

@@ -15,7 +15,7 @@ from attestations.indexer import index_chain
 from attestations.models import Attestation
 from bindings.models import Workflow
 from bindings.tracking import workflows_track
-from core.eas_abi import ZERO_ADDRESS, eas_abi
+from eas_primitives.abi import ZERO_ADDRESS, eas_abi
 from executor_client import ReferenceExecutor, ServiceClient
 from executors.models import Executor
 from executors.sweep import executor_leases_expire

@@ -14,11 +14,11 @@ from attestations import eas as eas_contracts
 from attestations.models import Attestation, MerkleBatch, MerkleLeaf
 from bindings.models import Workflow
 from bindings.tracking import workflows_track
-from core.merkle import ROOT_SCHEMA, MerkleTree
+from eas_primitives.merkle import ROOT_SCHEMA, MerkleTree
 from tests.bindings.test_binding_e2e import index, settle
 from tests.bindings.test_binding_modes_e2e import batch_executor, set_mode
 from tests.conftest import make_key
-from tests.core.test_merkle import openzeppelin
+from tests.eas_primitives.test_merkle import openzeppelin
 from tests.verification.test_verify_yourself import script  # noqa: F401
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db(transaction=True)]

@@ -2,9 +2,11 @@
 default without replicas unchanged (the replicas themselves: test_read_replicas.py)."""
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS
+from django.urls import get_resolver
 
 from config.env import Env
 from core import replicas
@@ -63,3 +65,32 @@ def test_without_replicas_the_primary_answers_every_read(api, anon):
     check = anon.get("/readyz").json()["checks"]["replicas"]
     assert check == {"status": "ok", "detail": "no replicas: the primary answers every read",
                      "replicas": [], "latencyMs": check["latencyMs"]}
+
+
+def test_the_routes_and_models_read_on_replicas_are_named_in_settings_and_exist():
+    """core/replicas.py names no app: the routes a replica answers and the models always
+    read on the primary are settings, and each name there is a real route or model (a typo
+    would silently send a read to the primary, or an API key's to a replica)."""
+    assert not {name for name in vars(replicas) if "READ" in name or "PRIMARY" in name}
+    route_names = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+    routes = set(settings.REPLICA_READ_ROUTES)
+    assert ("verify-list", "POST") in routes and len(routes) == 12
+    assert {name for name, _ in routes} <= route_names
+    assert {method for _, method in routes} <= {"GET", "POST"}
+    assert [apps.get_model(label)._meta.label for label in settings.PRIMARY_READ_MODELS] == [
+        "registry.ApiKey"]
+
+
+def test_the_router_reads_the_settings(settings):
+    """Outside a transaction (the test has none), inside a routed read."""
+    router = replicas.ReplicaRouter()
+    api_key, chain = apps.get_model("registry.ApiKey"), apps.get_model("registry.Chain")
+    token = replicas._reading.set("replica1")
+    try:
+        assert (router.db_for_read(api_key), router.db_for_read(chain)) == (
+            DEFAULT_DB_ALIAS, "replica1")
+        settings.PRIMARY_READ_MODELS = frozenset({"registry.Chain"})
+        assert (router.db_for_read(api_key), router.db_for_read(chain)) == (
+            "replica1", DEFAULT_DB_ALIAS)
+    finally:
+        replicas._reading.reset(token)

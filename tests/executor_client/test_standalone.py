@@ -36,10 +36,11 @@ def test_importing_the_package_loads_none_of_the_service():
 
     assert "executor_client.executor" in loaded and "web3" in loaded
     assert not {name for name in loaded if name.split(".")[0] in SERVICE}
-    # Of the ground floor, only the EAS ABI and the Merkle tree (core's other modules are
-    # Django's side).
-    assert {name for name in loaded if name.split(".")[0] == "core"} == {
-        "core", "core.eas_abi", "core.merkle"}
+    # Of the project, only the EAS primitives (the ABI and the Merkle tree): not the
+    # service's ground floor.
+    assert "core" not in {name.split(".")[0] for name in loaded}
+    assert {name for name in loaded if name.split(".")[0] == "eas_primitives"} == {
+        "eas_primitives", "eas_primitives.abi", "eas_primitives.merkle"}
 
 
 def test_it_names_what_is_missing(capsys):

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from djangorestframework_camel_case.util import camelize
 
-from executors.api.serializers import HeartbeatResponseSerializer
 from executors.models import Executor, ExecutorStatusChange
+from executors.serializers import HeartbeatResponseSerializer
 from registry.models import KeyScope
 from tests.conftest import assert_problem, make_key
 from tests.executors.conftest import key_prefix, with_api_key

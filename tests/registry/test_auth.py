@@ -65,8 +65,8 @@ def revoked(scope: str) -> str:
 
 def test_the_matrix_found_the_admin_routes():
     templates = {route.template for route in ROUTES}
-    assert {"/v1/admin/chains", "/v1/admin/chains/{chain_id}", "/v1/admin/chains/{chain_id}/status",
-            "/v1/admin/rpc/health", "/v1/admin/rpc/health/{pk}"} <= templates
+    assert {"/v1/admin/chains", "/v1/admin/chains/{chainId}", "/v1/admin/chains/{chainId}/status",
+            "/v1/admin/rpc/health", "/v1/admin/rpc/health/{id}"} <= templates
     assert len(BEARER_ROUTES) >= 34  # 6 resources x 5 methods, status, rpc/health x 3
 
 
@@ -83,7 +83,9 @@ def test_every_admin_route_takes_a_bearer_key_of_scope_admin():
 
 @pytest.mark.parametrize("route", ROUTES, ids=str)
 def test_a_request_without_a_key_is_401_with_www_authenticate(route):
-    assert_unauthorized(route, call(route), "not_authenticated")
+    body = assert_unauthorized(route, call(route), "not_authenticated")
+    expected = "Authorization: Bearer <key>" if route.uses_bearer else "X-API-Key: <key>"
+    assert expected in body["detail"]
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=str)
@@ -108,9 +110,16 @@ def test_a_valid_key_of_the_wrong_scope_is_403(route, scope):
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=str)
-def test_a_valid_key_in_the_other_header_is_401(route, admin_key):
+def test_a_valid_key_in_the_other_header_is_401_naming_the_header_to_use(route, admin_key):
     response = call(route, admin_key, bearer=not route.uses_bearer)
-    assert_unauthorized(route, response, "not_authenticated")
+    body = assert_unauthorized(route, response, "not_authenticated")
+    # Not "Authentication credentials were not provided.": the key was, in the wrong header.
+    if route.uses_bearer:
+        assert body["detail"] == ("This route reads the key from the Authorization header "
+                                  "(Authorization: Bearer <key>), not from X-API-Key.")
+    else:
+        assert body["detail"] == ("This route reads the key from the X-API-Key header "
+                                  "(X-API-Key: <key>), not from Authorization.")
 
 
 @pytest.mark.parametrize("route", BEARER_ROUTES, ids=str)
@@ -162,7 +171,7 @@ def test_a_bearer_key_on_an_x_api_key_route_is_401(probes, api_key):
     response = APIClient().get("/probe/api-scope", HTTP_AUTHORIZATION=f"Bearer {api_key}")
     body = assert_problem(response, 401, "not_authenticated")
     assert 'header="X-API-Key"' in response["WWW-Authenticate"]
-    assert body["detail"]
+    assert "reads the key from the X-API-Key header" in body["detail"]
 
 
 def test_an_empty_x_api_key_header_is_401(probes):

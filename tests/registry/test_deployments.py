@@ -73,7 +73,8 @@ def test_a_deployment_gets_defaults_for_what_is_not_given(admin, chain, version)
     assert Deployment.objects.get().kind == "other"
 
 
-@pytest.mark.parametrize("address", [LOWER, "0x" + LOWER[2:].upper(), CHECKSUMMED])
+@pytest.mark.parametrize("address", [LOWER, "0x" + LOWER[2:].upper(), CHECKSUMMED,
+                                     "0X" + LOWER[2:], "0X" + CHECKSUMMED[2:]])
 def test_an_address_in_one_case_or_checksummed_is_accepted(admin, chain, version, address):
     response = admin.post(URL, deployment_body(chain, version, address=address), format="json")
 
@@ -106,7 +107,6 @@ INVALID_DEPLOYMENTS = [
     ({"address": ""}, "address"),
     ({"address": BAD_CHECKSUM}, "address"),
     ({"address": LOWER[2:]}, "address"),              # no 0x
-    ({"address": "0X" + LOWER[2:]}, "address"),
     ({"address": LOWER[:-1]}, "address"),              # 39 digits
     ({"address": LOWER + "0"}, "address"),             # 41 digits
     ({"address": "0x" + "g" * 40}, "address"),

@@ -80,6 +80,12 @@ def start_order(services: dict) -> list[str]:
     return order
 
 
+def default_services(services: dict) -> dict:
+    """What `docker compose up` starts: the services of no profile (the `monitoring`
+    profile's Prometheus and Grafana start with `--profile monitoring` only)."""
+    return {name: service for name, service in services.items() if not service.get("profiles")}
+
+
 def one_shots(services: dict) -> set[str]:
     return {dependency for service in services.values()
             for dependency, spec in dependencies(service).items()
@@ -112,7 +118,7 @@ class Stack:
     def __init__(self, folder: Path, variables: dict, urls: dict[str, str], overrides: dict):
         self.folder, self.variables, self.urls, self.overrides = folder, variables, urls, overrides
         self.compose = yaml.safe_load(COMPOSE.read_text())
-        self.services = self.compose["services"]
+        self.services = default_services(self.compose["services"])
         self.processes: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
         self.exits = ExitStack()

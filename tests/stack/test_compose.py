@@ -6,7 +6,15 @@ import re
 import pytest
 import yaml
 
-from tests.stack.compose import COMPOSE, ROOT, command, interpolate, one_shots, start_order
+from tests.stack.compose import (
+    COMPOSE,
+    ROOT,
+    command,
+    default_services,
+    interpolate,
+    one_shots,
+    start_order,
+)
 
 SERVICES = yaml.safe_load(COMPOSE.read_text())["services"]
 LONG_RUNNING = [name for name in SERVICES if name not in one_shots(SERVICES)]
@@ -18,6 +26,15 @@ def test_one_shot_migrate_runs_first_and_every_app_service_waits_for_it():
     assert order.index("migrate") < min(order.index(name) for name in ("web", "worker", "beat"))
     assert order.index("web") < order.index("nginx")
     assert command(SERVICES["migrate"])[1:] == ["manage.py", "migrate", "--no-input"]
+
+
+def test_migrate_alone_runs_without_the_statement_timeout():
+    # An index built on a large table outlasts the service's timeout (config/settings.py).
+    assert SERVICES["migrate"]["environment"]["DB_STATEMENT_TIMEOUT_SECONDS"] == "0"
+    assert SERVICES["migrate"]["environment"]["DATABASE_URL"] == (
+        SERVICES["web"]["environment"]["DATABASE_URL"])  # the rest of the app's environment
+    for name in LONG_RUNNING:
+        assert "DB_STATEMENT_TIMEOUT_SECONDS" not in SERVICES[name].get("environment", {}), name
 
 
 def test_every_long_running_service_restarts_unless_stopped():
@@ -58,15 +75,19 @@ def test_every_queue_the_tasks_are_routed_to_has_a_worker_and_the_follower_runs(
 
 
 def test_only_nginx_is_published_and_it_serves_the_repositorys_config():
-    published = [name for name, service in SERVICES.items() if service.get("ports")]
+    published = [name for name, service in default_services(SERVICES).items()
+                 if service.get("ports")]
     assert published == ["nginx"]
+    # The monitoring profile's Grafana, to this host only.
+    assert SERVICES["grafana"]["ports"] == ["127.0.0.1:3000:3000"]
+    assert not SERVICES["prometheus"].get("ports")
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in SERVICES["nginx"]["volumes"]
     assert SERVICES["web"]["command"] == "gunicorn config.wsgi:application"
 
 
 def pinned(image: str) -> bool:
     name, _, tag = image.partition(":")
-    return bool(re.match(r"\d", tag)) and "latest" not in tag
+    return bool(re.match(r"v?\d", tag)) and "latest" not in tag
 
 
 def test_images_are_pinned_to_a_version():

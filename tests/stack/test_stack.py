@@ -18,7 +18,7 @@ import requests
 
 from attestations import eas
 from bench.freshness import BlockClock, VerifyWatch, describe, freshness, summary
-from core.eas_abi import eas_abi, schema_registry_abi
+from eas_primitives.abi import eas_abi, schema_registry_abi
 from tests.anvil import ROOT, Anvil
 from tests.conftest import deploy_eas_on, missing, require_anvil
 from tests.stack.compose import BIN, Stack, database_url

@@ -124,22 +124,42 @@ def test_a_batch_input_that_is_not_an_object_fails_every_call(api):
 def test_a_batch_holds_at_most_the_configured_number_of_calls(api, settings):
     settings.TRPC_MAX_BATCH_SIZE = 2
     response = api.get(query_url("chains.list,chains.list,chains.list", batch=True))
-    assert response.status_code == 400 and len(response.json()) == 3
+    assert response.status_code == 400
+    shape = assert_error(response.json(), "BAD_REQUEST", 400)  # one envelope, as tRPC's
+    assert "path" not in shape["data"]
 
 
 @pytest.mark.parametrize("url", ["/trpc/chains.list?input=%7Bnope", "/trpc/chains.list?input=NaN"])
-def test_an_input_that_is_not_json_is_a_parse_error(api, url):
+def test_an_input_that_is_not_json_is_a_bad_request_of_its_call(api, url):
     response = api.get(url)
     assert response.status_code == 400
-    assert_error(response.json(), "PARSE_ERROR", 400, "chains.list")
+    shape = assert_error(response.json(), "BAD_REQUEST", 400, "chains.list")
+    assert shape["data"]["problem"]["code"] == "parse_error"
 
 
-def test_a_body_that_is_not_json_is_a_parse_error_or_415(api):
+def test_a_batch_input_that_is_not_json_fails_its_procedures_calls_only(api):
+    response = api.get("/trpc/chains.list,nope?batch=1&input=%7Bnope")
+    assert response.status_code == 207
+    first, second = response.json()
+    assert_error(first, "BAD_REQUEST", 400, "chains.list")
+    assert_error(second, "NOT_FOUND", 404, "nope")
+
+
+def test_a_body_that_is_not_json_is_a_bad_request_or_a_415_of_the_whole_request(api):
     broken = api.generic("POST", "/trpc/schemas.validate", "{", content_type="application/json")
-    assert_error(broken.json(), "PARSE_ERROR", 400)
+    assert_error(broken.json(), "BAD_REQUEST", 400, "schemas.validate")
     text = api.generic("POST", "/trpc/schemas.validate", "x", content_type="text/plain")
     assert text.status_code == 415
-    assert_error(text.json(), "UNSUPPORTED_MEDIA_TYPE", 415)
+    assert "path" not in assert_error(text.json(), "UNSUPPORTED_MEDIA_TYPE", 415)["data"]
+
+
+@pytest.mark.parametrize("method, paths", [("GET", "chains.list,schemas.validate"),
+                                           ("POST", "schemas.validate,chains.list")])
+def test_a_batch_of_queries_and_mutations_is_refused_as_a_whole(api, method, paths):
+    response = api.generic(method, f"/trpc/{paths}?batch=1", "{}" if method == "POST" else "",
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert "path" not in assert_error(response.json(), "BAD_REQUEST", 400)["data"]
 
 
 def test_a_query_called_with_post_or_a_mutation_with_get_is_405_with_allow(api):

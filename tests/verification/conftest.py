@@ -68,9 +68,9 @@ def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
 def bind_in_merkle_batch(chain, documents: list[str], **fields):
     """A Merkle batch of `documents` on `chain`: its root attested by EXECUTOR (under a root
     schema, in block 900 unless `fields` say otherwise), its leaves with their proofs, as the
-    workflow tracking leaves them. Returns (root attestation, core.merkle tree)."""
+    workflow tracking leaves them. Returns (root attestation, eas_primitives.merkle tree)."""
     from attestations.models import MerkleBatch, MerkleLeaf
-    from core.merkle import ROOT_SCHEMA, MerkleTree
+    from eas_primitives.merkle import ROOT_SCHEMA, MerkleTree
 
     tree = MerkleTree.of(documents)
     schema = SchemaFactory(deployment__chain=chain, schema=ROOT_SCHEMA, document_hash_field="",

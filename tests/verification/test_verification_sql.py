@@ -46,6 +46,7 @@ EXPECTED = {
     "head unknown, none needed": True,
     "past the head, none needed": True,
     "inactive chain": False,
+    "data not as its schema says": False,
     "earliest wins": True,
     "never attested": False,
 }
@@ -85,9 +86,11 @@ def dataset():
     attest("head unknown, none needed", chain=unindexed)  # no cursor: 0 of 0
     attest("past the head, none needed", chain=eager, block_number=1005)  # 0 of 0
     attest("inactive chain", chain=inactive)
+    attest("data not as its schema says", undecodable=True)
     # Earliest wins: an earlier invalid one, then a tie in time broken by chain, block, log.
     t = NOW - timedelta(days=2)
     attest("earliest wins", time=t - timedelta(seconds=1), revocation_time=NOW)
+    attest("earliest wins", time=t - timedelta(seconds=1), undecodable=True)
     attest("earliest wins", chain=main, time=t, block_number=901, log_index=1)
     attest("earliest wins", chain=main, time=t, block_number=900, log_index=7)
     attest("earliest wins", chain=main, time=t, block_number=900, log_index=6)

@@ -84,10 +84,26 @@ def test_no_attestation_is_a_200_with_nulls(api, chain):
     assert verify(api) == not_verified("not_found")
 
 
-def test_the_hash_is_case_insensitive_on_input(api, chain):
+@pytest.mark.parametrize("prefix", ["0x", "0X"])  # the prefix like the digits (issue 37)
+def test_the_hash_is_case_insensitive_on_input(api, chain, prefix):
     attestation = attest(chain)
-    response = api.post(URL, {"documentHash": HASH.upper().replace("0X", "0x")}, format="json")
+    response = api.post(URL, {"documentHash": prefix + HASH[2:].upper()}, format="json")
     assert response.json()["attestationId"] == attestation.uid
+    batch = api.post(f"{URL}/batch", {"documentHashes": [prefix + HASH[2:]]}, format="json")
+    assert batch.json()["results"][0]["documentHash"] == HASH, batch.content
+
+
+@pytest.mark.parametrize("path, body, attr", [
+    (URL, {"document_hash": HASH}, "document_hash"),
+    (URL, {"documentHash": HASH, "chain_id": 1}, "chain_id"),
+    (f"{URL}/batch", {"document_hashes": [HASH]}, "document_hashes"),
+])
+def test_a_snake_case_field_is_refused_like_any_unknown_field(api, chain, path, body, attr):
+    # Not taken for the camelCase field it names (issue 37 item 7).
+    attest(chain)
+    problem = assert_problem(api.post(path, body, format="json"), 400, "validation_error")
+    assert [(e["attr"], e["code"]) for e in problem["errors"]] == [(attr, "unknown_field")]
+    assert problem["errors"][0]["detail"].startswith(f"Unknown field '{attr}'")
 
 
 @pytest.mark.parametrize("value", [
@@ -418,7 +434,7 @@ def test_live_with_nothing_indexed_asks_no_chain(api, chain):
 def test_the_answer_has_the_documented_shape(api, chain):
     from djangorestframework_camel_case.util import underscoreize
 
-    from verification.api.serializers import VerifyResponseSerializer
+    from verification.serializers import VerifyResponseSerializer
 
     attest(chain)
     documented = VerifyResponseSerializer(data=underscoreize(verify(api)))

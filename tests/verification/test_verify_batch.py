@@ -14,7 +14,7 @@ from registry.models import Chain
 from tests.conftest import assert_problem
 from tests.factories import ExecutorFactory, TrustedAttesterFactory
 from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
-from verification.api.serializers import BATCH_LIMIT
+from verification.serializers import BATCH_LIMIT
 from verification.services import verify_documents
 from verification.sql import BATCH_SQL
 

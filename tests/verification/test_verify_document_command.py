@@ -66,6 +66,10 @@ def test_an_attested_file_verifies_and_both_algorithms_are_tried(diploma):
     assert "  block         900" in lines
     assert "  confirmations 101" in lines
     assert f"  time          {attestation.time.isoformat()}" in lines
+    # Each label apart from its value (issue 37 item 6: `timestamp_provenTrue`).
+    assert "  offchain      no" in lines and "  time proven   yes" in lines
+    printed = lines[1:lines.index(f"keccak256 {keccak256}: not verified")]
+    assert [line for line in printed if line[:2] + line[15] != "   " or line[16] == " "] == []
     assert lines[-2:] == [f"keccak256 {keccak256}: not verified", "  reason        not_found"]
 
 
@@ -148,17 +152,18 @@ def test_a_missing_file_and_an_algorithm_with_a_hash_exit_2(tmp_path):
 def test_a_reason_and_other_fields_of_the_answer_are_printed(monkeypatch):
     @dataclasses.dataclass
     class WithMore(Verification):
-        merkle_root: str | None = None  # a field the command has no label for
+        revocation_time: str | None = None  # a field the command has no label for
 
     monkeypatch.setattr("verification.management.commands.verify_document.verify_document",
                         lambda *args, **kwargs: WithMore(verified=False, reason="revoked",
-                                                         merkle_root="0x12"))
+                                                         revocation_time="2026-01-01"))
 
     result = run("0x" + "ab" * 32)
 
     assert result.status == 1
     assert result.out.splitlines() == ["0x" + "ab" * 32 + ": not verified",
-                                       "  reason        revoked", "  merkle_root   0x12"]
+                                       "  reason        revoked",
+                                       "  revocation time 2026-01-01"]
 
 
 # --- On a chain ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from core.merkle import proves
+from eas_primitives.merkle import proves
 from tests.conftest import assert_problem
 from tests.verification.conftest import (
     EXECUTOR,

@@ -15,6 +15,7 @@ from web3 import Web3
 from attestations.schema import encode, parse
 from tests.offchain import OTHER_KEY, message, sign
 from tests.verification.test_verify_e2e import DOCUMENT_SCHEMA, HASH, Site, make_site
+from verification.services import revocation_of
 
 pytestmark = [pytest.mark.chain, pytest.mark.django_db]
 
@@ -86,9 +87,12 @@ def test_the_attesters_offchain_revocation_unverifies_and_anyone_elses_does_not(
     eas_call(site, "revokeOffchain", uid, sender=site.node.w3.eth.accounts[1])
     site.index()
     assert verify(api)["verified"] is True
-    eas_call(site, "revokeOffchain", uid)
+    block = eas_call(site, "revokeOffchain", uid)
     site.index()
     assert verify(api)["reason"] == "revoked"
+    revocation = revocation_of(HASH)  # what the page names besides (issue 37 item 7)
+    assert (revocation.attestation_id, revocation.offchain) == (uid, True)
+    assert revocation.revoked_at == datetime.fromtimestamp(block["timestamp"], UTC)
 
 
 def test_an_untrusted_signer_and_an_expired_one_say_why(api, admin, site):

@@ -123,7 +123,6 @@ def test_an_unknown_hash_is_not_verified_and_shows_nothing_else(chain):
 
 
 @pytest.mark.parametrize("fields", [
-    {"revocation_time": timezone.now() - timedelta(seconds=1)},
     {"expiration_time": timezone.now() - timedelta(seconds=1)},
     {"block_number": 995},  # not final yet
     {"attester": "0x" + "0b" * 20},  # not trusted
@@ -135,6 +134,42 @@ def test_the_page_answers_nothing_the_api_would_not(chain, fields, api):
     assert "Not verified" in html
     for held in (attestation.uid, attestation.tx_hash, attestation.attester, "Anvil Local"):
         assert held not in html
+
+
+def test_a_revoked_verdict_names_the_attestation_its_attester_and_when(chain, api):
+    # Issue 37 item 7: not only the reason. The revocation is the chain's, public there.
+    revoked_at = (timezone.now() - timedelta(hours=2)).replace(microsecond=0)
+    attestation = attest(chain, revocation_time=revoked_at)
+    Executor.objects.filter(address=EXECUTOR).update(name="Registrar of Examples")
+    answer = api.post("/v1/verify", {"documentHash": HASH}, format="json").json()
+    assert (answer["verified"], answer["reason"]) == (False, "revoked")
+
+    html = page(Client(), PAGE)
+
+    assert f'<dd id="revoked-attestation"><code>{attestation.uid}</code></dd>' in html
+    assert (f'<dd id="attester">Registrar of Examples (<code>{EXECUTOR}</code>)</dd>'
+            in html)
+    assert '<dd id="chain">Anvil Local (id 31337)</dd>' in html
+    assert (f'<dd id="revoked-at"><time datetime="{revoked_at.isoformat(timespec="seconds")}'
+            f'">{revoked_at:%Y-%m-%d %H:%M:%S} UTC</time></dd>') in html
+
+
+def test_a_revoked_merkle_root_is_the_revoked_attestation_named(chain):
+    from attestations.models import MerkleBatch, MerkleLeaf
+    from verification.services import revocation_of
+
+    root = attest(chain, document_hash="0x" + "0e" * 32,
+                  revocation_time=timezone.now() - timedelta(minutes=5))
+    batch = MerkleBatch.objects.create(chain=chain, root="0x" + "0e" * 32, attester=EXECUTOR,
+                                       tx_hash=root.tx_hash, attestation_uid=root.uid,
+                                       leaf_count=2)
+    MerkleLeaf.objects.create(batch=batch, document_hash=HASH, proof=["0x" + "11" * 32])
+
+    revocation = revocation_of(HASH)
+
+    assert (revocation.attestation_id, revocation.attester) == (root.uid, EXECUTOR)
+    assert revocation.revoked_at == root.revocation_time and not revocation.offchain
+    assert revocation_of("0x" + "99" * 32) is None
 
 
 def test_the_reason_shows_when_the_answer_has_one(chain, monkeypatch):

@@ -7,12 +7,12 @@ else in a temporary folder, so that a test run leaves the checkout as it was."""
 
 import hashlib
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from eth_utils import keccak
 
+from tests.browser import chromium
 from tests.conftest import missing
 from tests.verification.test_verify_e2e import Site, make_site
 
@@ -26,30 +26,24 @@ EXPLORER = "https://explorer.example"
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        missing("chromium is not installed", "run scripts/client_tools.sh as root")
     if not NOBLE.exists():
         missing("@noble/hashes is not installed", "run scripts/web_assets.sh (needs npm)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop running in this thread, which Django takes
-    # for async code and refuses the ORM in; there is no async code of ours here.
-    patch = pytest.MonkeyPatch()
-    patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with patch.context(), sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium,
-                                              args=["--no-sandbox", "--disable-gpu"])
+    with chromium() as launched:
         yield launched
-        launched.close()
-    patch.undo()
 
 
 @pytest.fixture
 def page(browser):
+    """A page that fails its test when the page's Content-Security-Policy blocked anything
+    of its own (the policy allows the page's own files only: nothing of it may need more)."""
     context = browser.new_context(viewport={"width": 820, "height": 900})
-    yield context.new_page()
+    page = context.new_page()
+    blocked = []
+    page.on("console", lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    yield page
     context.close()
+    assert blocked == []
 
 
 @pytest.fixture
@@ -129,8 +123,11 @@ def test_a_revoked_file_is_not_verified(page, live_server, site, tmp_path):
     site.settle()
     pick(page, live_server, path)
     assert page.inner_text("#verdict-title") == "Not verified"
-    if page.locator("#reason").count():  # once the answer says why
-        assert "(revoked)" in page.inner_text("#reason")
+    assert "(revoked)" in page.inner_text("#reason")
+    # Which attestation, by whom and when, not only the reason (issue 37 item 7).
+    assert page.inner_text("#revoked-attestation") == bound.uid
+    assert page.inner_text("#attester").startswith("executor-1")
+    assert page.inner_text("#revoked-at").endswith(" UTC")
     screenshot(page, "verify-revoked.png", tmp_path)
 
 
@@ -227,3 +224,27 @@ def test_a_document_of_a_merkle_batch_shows_its_root_and_proof_to_check(page, li
     assert siblings == tree.proof(documents[3]) and len(siblings) >= 2
     # The eth_call asks EAS for the root's attestation (getAttestation(uid)).
     assert root.uid[2:] in page.inner_text("#get-attestation-call")
+
+
+def test_the_page_runs_nothing_but_its_own_files(browser, live_server, site):
+    context = browser.new_context()  # not the `page` fixture: these violations are provoked
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/verify")
+        assert page.is_visible("#file")  # its own module script ran (it shows the picker)
+        seen = page.evaluate("""() => new Promise((resolve) => {
+            const seen = [];
+            document.addEventListener("securitypolicyviolation",
+                                      (e) => seen.push(e.effectiveDirective));
+            const inline = document.createElement("script");
+            inline.textContent = "window.injected = true";
+            document.body.append(inline);
+            const foreign = document.createElement("img");
+            foreign.src = "https://tracker.example/pixel.png";
+            document.body.append(foreign);
+            setTimeout(() => resolve({seen, injected: window.injected === true}), 500);
+        })""")
+    finally:
+        context.close()
+    assert seen["injected"] is False
+    assert set(seen["seen"]) == {"script-src-elem", "img-src"}

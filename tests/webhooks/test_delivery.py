@@ -16,7 +16,7 @@ from tests.webhooks.conftest import deliver_all, subscribe
 from webhooks import delivery as delivery_module
 from webhooks.delivery import backoff, subscription_deliver
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.db import connection
 from tests.bindings.conftest import bind
 from tests.webhooks.conftest import subscribe
 from webhooks.models import Delivery, Subscription
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -45,7 +45,7 @@ def test_a_worker_sigkilled_mid_delivery_is_redelivered_with_the_same_id(
     monkeypatch.setenv("WEBHOOKS_CLAIM_SECONDS", str(CLAIM_SECONDS))
     monkeypatch.setenv("WEBHOOKS_TIMEOUT_SECONDS", "2")
     monkeypatch.setenv("WEBHOOKS_ALLOW_PRIVATE", "true")
-    monkeypatch.setattr("webhooks.outbox._QueueRun.__call__", lambda self: None)  # no eager run
+    monkeypatch.setattr("webhooks.tasks.QueueRun.__call__", lambda self: None)  # no eager run
     subscription_id, secret = subscribe(api, receiver.url, ["workflow.state_changed"])
     bind(api)
     receiver.hold = release = threading.Event()

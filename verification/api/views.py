@@ -4,7 +4,7 @@ from rest_framework.decorators import action
 
 from core.errors import Invalid
 from core.lean import answer, answer_many, read_request
-from verification.api import serializers
+from verification import serializers
 from verification.metrics import count_verify
 from verification.services import verify_document, verify_documents
 

@@ -7,8 +7,8 @@ from rest_framework.response import Response
 from core.conditional import ConditionalMixin
 from core.viewsets import CreatedLocationMixin, created_headers
 from registry.models import KeyScope
-from webhooks import services
-from webhooks.api import filters, serializers
+from webhooks import serializers, services
+from webhooks.api import filters
 from webhooks.models import Delivery, Subscription, Watch
 
 
@@ -74,7 +74,7 @@ class DeliveryViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
 
     def get_queryset(self):
         subscriptions = _owned(Subscription.objects.all(), self.request)
-        subscription = get_object_or_404(subscriptions, pk=self.kwargs["subscription_pk"])
+        subscription = get_object_or_404(subscriptions, pk=self.kwargs["subscription_id"])
         return (Delivery.objects.filter(subscription=subscription)
                 .select_related("event", "subscription").order_by("-event_id"))
 
@@ -84,7 +84,7 @@ class DeliveryViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveMo
 
     @extend_schema(request=None, responses={202: serializers.DeliveryDetailSerializer})
     @action(detail=True, methods=["post"])
-    def redeliver(self, request, subscription_pk=None, pk=None):
+    def redeliver(self, request, subscription_id=None, pk=None):
         """Send this delivery again, with the same webhook-id, before the subscription's
         other pending events."""
         delivery = services.delivery_redeliver(self.get_object())
@@ -105,8 +105,9 @@ class WatchViewSet(CreatedLocationMixin, ConditionalMixin, mixins.CreateModelMix
     def get_queryset(self):
         return _owned(Watch.objects.all(), self.request)
 
+    def get_serializer_context(self):
+        # The watching key, for the serializer's check of a duplicate.
+        return {**super().get_serializer_context(), "owner": getattr(self.request.auth, "prefix", None)}
+
     def perform_create(self, serializer):
-        serializer.refuse_duplicate({"owner": self.request.auth.prefix, **serializer.validated_data},
-                                    "document_hash", "This key watches this document hash.",
-                                    "owner")
         serializer.save(owner=self.request.auth.prefix)

@@ -38,8 +38,11 @@ class Command(ReportCommand):
             yield (f"Chain {report.chain_id} has no EAS or schema registry deployment to "
                    "index.")
         for d in report.deployments:
-            line = (f"{d.deployment.kind} {d.deployment.address}: blocks {d.from_block}-"
-                    f"{d.next_block - 1} in {d.ranges} range(s), {d.logs} log(s): "
+            if d.next_block > d.from_block:
+                read = f"blocks {d.from_block}-{d.next_block - 1} in {d.ranges} range(s)"
+            else:
+                read = f"no new block (next block {d.next_block})"
+            line = (f"{d.deployment.kind} {d.deployment.address}: {read}, {d.logs} log(s): "
                     f"{d.schemas} new schema(s), {d.attestations} new attestation(s), "
                     f"{d.revocations} revocation(s), {d.timestamps} timestamp(s)")
             if d.rolled_back_from is not None:

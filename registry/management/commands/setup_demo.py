@@ -5,6 +5,9 @@ from django.core.management.base import BaseCommand
 
 from registry.models import ApiKey, KeyScope
 
+# How the README runs the commands of a checkout (scripts/run.sh calls this one).
+MANAGE = ".venv/bin/python manage.py"
+
 
 class Command(BaseCommand):
     help = (
@@ -19,8 +22,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, base_url, **options):
         if ApiKey.objects.exists():
-            self.stdout.write("Demo keys were created on the first run (they are shown only once). "
-                              "Make more with: python manage.py create_api_key --name N --scope S")
+            self.stdout.write(
+                "Demo keys were created on the first run (they are shown only once). Make "
+                f"more with: {MANAGE} create_api_key --name NAME --scope admin|api|executor\n"
+                f"A Django admin login ({base_url}/admin/): {MANAGE} createsuperuser, or "
+                f"{MANAGE} changepassword admin for the demo's user.")
             return
         keys = {scope: ApiKey.issue(name=f"demo-{scope}", scope=scope)[1] for scope in KeyScope.values}
         lines = [

@@ -8,10 +8,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.document_hash import ALGORITHMS, accepted_algorithms, hash_stream
 from core.errors import ServiceUnavailable
+from core.validators import BYTES32_PATTERN, normalize_bytes32
 from registry.models import Chain
 from verification.services import verify_document
 
-DOCUMENT_HASH = re.compile(r"0x[0-9a-fA-F]{64}")
+DOCUMENT_HASH = re.compile(BYTES32_PATTERN)
 # The answer's fields in the order they are printed, with their labels; any other field the
 # answer carries (a reason, evidence) follows under its own name.
 LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "attester",
@@ -19,7 +20,12 @@ LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "att
           "confirmations": "confirmations", "schema_id": "schema",
           # The evidence to re-check it on the chain (docs/verify-yourself.md).
           "block_hash": "block hash", "log_index": "log index", "eas_address": "eas",
-          "get_attestation_call": "eth_call"}
+          "get_attestation_call": "eth_call",
+          # How it was bound: an offchain attestation (whether the chain proves its time), or
+          # a Merkle batch's root and the document's proof to it.
+          "offchain": "offchain", "timestamp_proven": "time proven",
+          "merkle_root": "merkle root", "proof": "merkle proof"}
+WIDTH = 13  # of the label column: "confirmations"; a longer label still gets a space
 USAGE = 2  # exit status of a usage error; 0 verified, 1 not verified
 UNAVAILABLE = 3  # --live and a chain did not answer: no verdict
 
@@ -68,7 +74,7 @@ class Command(BaseCommand):
             if algorithms:
                 raise CommandError("--algorithm applies to a file, not to a hash.",
                                    returncode=USAGE)
-            return [(None, target.lower())]
+            return [(None, normalize_bytes32(target))]
         path = Path(target)
         if not path.is_file():
             if target[:2].lower() == "0x":
@@ -98,17 +104,19 @@ class Command(BaseCommand):
         reason = fields.pop("reason", getattr(result, "reason", None))
         lines = [(label, fields.pop(name, None)) for name, label in LABELS.items()]
         lines.append(("reason", reason))
-        lines += sorted(fields.items())
+        lines += [(name.replace("_", " "), value) for name, value in sorted(fields.items())]
         for label, value in lines:
             if value is None:
                 continue
             if label == "chain":
                 value = self._chain_label(value)
+            elif isinstance(value, bool):
+                value = "yes" if value else "no"
             elif hasattr(value, "isoformat"):
                 value = value.isoformat()
-            elif isinstance(value, dict):
+            elif isinstance(value, dict | list):
                 value = json.dumps(value)
-            self.stdout.write(f"  {label:<14}{value}")
+            self.stdout.write(f"  {label:<{WIDTH}} {value}")
 
     @staticmethod
     def _chain_label(chain_id: int) -> str:

@@ -1,6 +1,6 @@
 from core.commands import ReportCommand
 from webhooks.delivery import subscription_deliver
-from webhooks.services import deliveries_sweep
+from webhooks.sweep import deliveries_sweep
 
 
 class Command(ReportCommand):

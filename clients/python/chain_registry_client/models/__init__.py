@@ -22,6 +22,7 @@ from .category import Category
 from .category_request import CategoryRequest
 from .chain import Chain
 from .chain_request import ChainRequest
+from .chain_source_enum import ChainSourceEnum
 from .chain_status_enum import ChainStatusEnum
 from .contract_name import ContractName
 from .contract_name_request import ContractNameRequest
@@ -76,8 +77,8 @@ from .json_rpc_response_401 import JsonRpcResponse401
 from .json_rpc_response_404 import JsonRpcResponse404
 from .kind_enum import KindEnum
 from .list_chains_ordering_item import ListChainsOrderingItem
-from .list_deliverys_event_type import ListDeliverysEventType
-from .list_deliverys_state import ListDeliverysState
+from .list_deliveries_event_type import ListDeliveriesEventType
+from .list_deliveries_state import ListDeliveriesState
 from .list_workflows_state_item import ListWorkflowsStateItem
 from .monitoring import Monitoring
 from .monitoring_request import MonitoringRequest
@@ -201,6 +202,7 @@ __all__ = (
     "CategoryRequest",
     "Chain",
     "ChainRequest",
+    "ChainSourceEnum",
     "ChainStatusEnum",
     "ContractName",
     "ContractNameRequest",
@@ -255,8 +257,8 @@ __all__ = (
     "JsonRpcResponse404",
     "KindEnum",
     "ListChainsOrderingItem",
-    "ListDeliverysEventType",
-    "ListDeliverysState",
+    "ListDeliveriesEventType",
+    "ListDeliveriesState",
     "ListWorkflowsStateItem",
     "Monitoring",
     "MonitoringRequest",

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
 from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
+from ..models.chain_source_enum import ChainSourceEnum, check_chain_source_enum
 from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
 from ..types import UNSET, Unset
 
@@ -26,6 +27,10 @@ class Chain:
         chain_id (int):
         name (str):
         short_name (str):
+        source (ChainSourceEnum): * `admin` - Admin
+            * `import` - Import
+        edited_fields (list[str]): The fields an administrator set or edited (all of them for a chain registered by
+            hand): `import_chains` leaves them as they are unless `--overwrite`.
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
         native_currency (NativeCurrency | Unset):
@@ -45,6 +50,8 @@ class Chain:
     chain_id: int
     name: str
     short_name: str
+    source: ChainSourceEnum
+    edited_fields: list[str]
     created_at: datetime.datetime
     updated_at: datetime.datetime
     native_currency: NativeCurrency | Unset = UNSET
@@ -63,6 +70,10 @@ class Chain:
         name = self.name
 
         short_name = self.short_name
+
+        source: str = self.source
+
+        edited_fields = self.edited_fields
 
         created_at = self.created_at.isoformat()
 
@@ -101,6 +112,8 @@ class Chain:
                 "chainId": chain_id,
                 "name": name,
                 "shortName": short_name,
+                "source": source,
+                "editedFields": edited_fields,
                 "createdAt": created_at,
                 "updatedAt": updated_at,
             }
@@ -134,6 +147,10 @@ class Chain:
         name = d.pop("name")
 
         short_name = d.pop("shortName")
+
+        source = check_chain_source_enum(d.pop("source"))
+
+        edited_fields = cast(list[str], d.pop("editedFields"))
 
         created_at = isoparse(d.pop("createdAt"))
 
@@ -179,6 +196,8 @@ class Chain:
             chain_id=chain_id,
             name=name,
             short_name=short_name,
+            source=source,
+            edited_fields=edited_fields,
             created_at=created_at,
             updated_at=updated_at,
             native_currency=native_currency,

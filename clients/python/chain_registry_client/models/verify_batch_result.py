@@ -55,15 +55,16 @@ class VerifyBatchResult:
             MerkleProof.verify takes them (docs/verify-yourself.md).
         reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
             the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
-            the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `untrusted_attester` > `chain_inactive` >
-            `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each
-            attestation's own reason is its first failing rule: chain active, trusted attester, not revoked, not expired,
-            final.
+            the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
+            its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no
+            root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule:
+            chain active, trusted attester, data as its schema says, not revoked, not expired, final.
 
             * `not_found` - not_found
             * `invalid_proof` - invalid_proof
             * `chain_inactive` - chain_inactive
             * `untrusted_attester` - untrusted_attester
+            * `undecodable` - undecodable
             * `not_timestamped` - not_timestamped
             * `expired` - expired
             * `revoked` - revoked

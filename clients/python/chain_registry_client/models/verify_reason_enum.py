@@ -8,6 +8,7 @@ VerifyReasonEnum = Literal[
     "not_found",
     "not_timestamped",
     "revoked",
+    "undecodable",
     "untrusted_attester",
 ]
 
@@ -19,6 +20,7 @@ VERIFY_REASON_ENUM_VALUES: set[VerifyReasonEnum] = {
     "not_found",
     "not_timestamped",
     "revoked",
+    "undecodable",
     "untrusted_attester",
 }
 

@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     if_none_match: str | Unset = UNSET,
@@ -24,8 +24,8 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/v1/webhooks/{subscription_pk}/deliveries/{id}".format(
-            subscription_pk=quote(str(subscription_pk), safe=""),
+        "url": "/v1/webhooks/{subscription_id}/deliveries/{id}".format(
+            subscription_id=quote(str(subscription_id), safe=""),
             id=quote(str(id), safe=""),
         ),
     }
@@ -89,7 +89,7 @@ def _build_response(
 
 
 def sync_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -100,7 +100,7 @@ def sync_detailed(
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_none_match (str | Unset):
 
@@ -113,7 +113,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         if_none_match=if_none_match,
     )
@@ -126,7 +126,7 @@ def sync_detailed(
 
 
 def sync(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -137,7 +137,7 @@ def sync(
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_none_match (str | Unset):
 
@@ -150,7 +150,7 @@ def sync(
     """
 
     return sync_detailed(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         client=client,
         if_none_match=if_none_match,
@@ -158,7 +158,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -169,7 +169,7 @@ async def asyncio_detailed(
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_none_match (str | Unset):
 
@@ -182,7 +182,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         if_none_match=if_none_match,
     )
@@ -193,7 +193,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -204,7 +204,7 @@ async def asyncio(
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_none_match (str | Unset):
 
@@ -218,7 +218,7 @@ async def asyncio(
 
     return (
         await asyncio_detailed(
-            subscription_pk=subscription_pk,
+            subscription_id=subscription_id,
             id=id,
             client=client,
             if_none_match=if_none_match,

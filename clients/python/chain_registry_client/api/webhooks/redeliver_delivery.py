@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     if_match: str | Unset = UNSET,
@@ -24,8 +24,8 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "post",
-        "url": "/v1/webhooks/{subscription_pk}/deliveries/{id}/redeliver".format(
-            subscription_pk=quote(str(subscription_pk), safe=""),
+        "url": "/v1/webhooks/{subscription_id}/deliveries/{id}/redeliver".format(
+            subscription_id=quote(str(subscription_id), safe=""),
             id=quote(str(id), safe=""),
         ),
     }
@@ -110,7 +110,7 @@ def _build_response(
 
 
 def sync_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -122,7 +122,7 @@ def sync_detailed(
     other pending events.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_match (str | Unset):
 
@@ -135,7 +135,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         if_match=if_match,
     )
@@ -148,7 +148,7 @@ def sync_detailed(
 
 
 def sync(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -160,7 +160,7 @@ def sync(
     other pending events.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_match (str | Unset):
 
@@ -173,7 +173,7 @@ def sync(
     """
 
     return sync_detailed(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         client=client,
         if_match=if_match,
@@ -181,7 +181,7 @@ def sync(
 
 
 async def asyncio_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -193,7 +193,7 @@ async def asyncio_detailed(
     other pending events.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_match (str | Unset):
 
@@ -206,7 +206,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         id=id,
         if_match=if_match,
     )
@@ -217,7 +217,7 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     id: UUID,
     *,
     client: AuthenticatedClient,
@@ -229,7 +229,7 @@ async def asyncio(
     other pending events.
 
     Args:
-        subscription_pk (UUID):
+        subscription_id (UUID):
         id (UUID):
         if_match (str | Unset):
 
@@ -243,7 +243,7 @@ async def asyncio(
 
     return (
         await asyncio_detailed(
-            subscription_pk=subscription_pk,
+            subscription_id=subscription_id,
             id=id,
             client=client,
             if_match=if_match,

@@ -1,6 +1,6 @@
 from typing import Literal, cast
 
-ListDeliverysEventType = Literal[
+ListDeliveriesEventType = Literal[
     "chain.status_changed",
     "document.revoked",
     "document.verified",
@@ -11,7 +11,7 @@ ListDeliverysEventType = Literal[
     "workflow.state_changed",
 ]
 
-LIST_DELIVERYS_EVENT_TYPE_VALUES: set[ListDeliverysEventType] = {
+LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
     "chain.status_changed",
     "document.revoked",
     "document.verified",
@@ -23,7 +23,7 @@ LIST_DELIVERYS_EVENT_TYPE_VALUES: set[ListDeliverysEventType] = {
 }
 
 
-def check_list_deliverys_event_type(value: str) -> ListDeliverysEventType:
-    if value in LIST_DELIVERYS_EVENT_TYPE_VALUES:
-        return cast(ListDeliverysEventType, value)
-    raise TypeError(f"Unexpected value {value!r}. Expected one of {LIST_DELIVERYS_EVENT_TYPE_VALUES!r}")
+def check_list_deliveries_event_type(value: str) -> ListDeliveriesEventType:
+    if value in LIST_DELIVERIES_EVENT_TYPE_VALUES:
+        return cast(ListDeliveriesEventType, value)
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {LIST_DELIVERIES_EVENT_TYPE_VALUES!r}")

@@ -1,3 +1,6 @@
+"""The executors' wire shapes and their rules: the API's (executors/api/) and the Django
+admin's (executors/admin.py), outside api/ so that nothing but the HTTP layer imports api/."""
+
 import json
 import re
 
@@ -14,7 +17,7 @@ from executors.models import (
     TrustedAttester,
     heartbeat_interval_seconds,
 )
-from registry.api.serializers import WEB_SCHEMES, ChainRefField, check_url
+from registry.serializers import WEB_SCHEMES, ChainRefField, check_url
 
 MAX_CAPABILITIES = 32
 MAX_METADATA_BYTES = 4096

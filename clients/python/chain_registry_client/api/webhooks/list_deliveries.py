@@ -7,20 +7,20 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.list_deliverys_event_type import ListDeliverysEventType
-from ...models.list_deliverys_state import ListDeliverysState
+from ...models.list_deliveries_event_type import ListDeliveriesEventType
+from ...models.list_deliveries_state import ListDeliveriesState
 from ...models.paginated_delivery_list import PaginatedDeliveryList
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     *,
-    event_type: ListDeliverysEventType | Unset = UNSET,
+    event_type: ListDeliveriesEventType | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
-    state: ListDeliverysState | Unset = UNSET,
+    state: ListDeliveriesState | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -45,8 +45,8 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/v1/webhooks/{subscription_pk}/deliveries".format(
-            subscription_pk=quote(str(subscription_pk), safe=""),
+        "url": "/v1/webhooks/{subscription_id}/deliveries".format(
+            subscription_id=quote(str(subscription_id), safe=""),
         ),
         "params": params,
     }
@@ -110,24 +110,24 @@ def _build_response(
 
 
 def sync_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     *,
     client: AuthenticatedClient,
-    event_type: ListDeliverysEventType | Unset = UNSET,
+    event_type: ListDeliveriesEventType | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
-    state: ListDeliverysState | Unset = UNSET,
+    state: ListDeliveriesState | Unset = UNSET,
 ) -> Response[PaginatedDeliveryList | Problem]:
-    """List deliverys
+    """List deliveries
 
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
-        event_type (ListDeliverysEventType | Unset):
+        subscription_id (UUID):
+        event_type (ListDeliveriesEventType | Unset):
         limit (int | Unset):
         offset (int | Unset):
-        state (ListDeliverysState | Unset):
+        state (ListDeliveriesState | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,7 +138,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         event_type=event_type,
         limit=limit,
         offset=offset,
@@ -153,24 +153,24 @@ def sync_detailed(
 
 
 def sync(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     *,
     client: AuthenticatedClient,
-    event_type: ListDeliverysEventType | Unset = UNSET,
+    event_type: ListDeliveriesEventType | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
-    state: ListDeliverysState | Unset = UNSET,
+    state: ListDeliveriesState | Unset = UNSET,
 ) -> PaginatedDeliveryList | Problem | None:
-    """List deliverys
+    """List deliveries
 
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
-        event_type (ListDeliverysEventType | Unset):
+        subscription_id (UUID):
+        event_type (ListDeliveriesEventType | Unset):
         limit (int | Unset):
         offset (int | Unset):
-        state (ListDeliverysState | Unset):
+        state (ListDeliveriesState | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,7 +181,7 @@ def sync(
     """
 
     return sync_detailed(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         client=client,
         event_type=event_type,
         limit=limit,
@@ -191,24 +191,24 @@ def sync(
 
 
 async def asyncio_detailed(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     *,
     client: AuthenticatedClient,
-    event_type: ListDeliverysEventType | Unset = UNSET,
+    event_type: ListDeliveriesEventType | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
-    state: ListDeliverysState | Unset = UNSET,
+    state: ListDeliveriesState | Unset = UNSET,
 ) -> Response[PaginatedDeliveryList | Problem]:
-    """List deliverys
+    """List deliveries
 
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
-        event_type (ListDeliverysEventType | Unset):
+        subscription_id (UUID):
+        event_type (ListDeliveriesEventType | Unset):
         limit (int | Unset):
         offset (int | Unset):
-        state (ListDeliverysState | Unset):
+        state (ListDeliveriesState | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,7 +219,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
-        subscription_pk=subscription_pk,
+        subscription_id=subscription_id,
         event_type=event_type,
         limit=limit,
         offset=offset,
@@ -232,24 +232,24 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    subscription_pk: UUID,
+    subscription_id: UUID,
     *,
     client: AuthenticatedClient,
-    event_type: ListDeliverysEventType | Unset = UNSET,
+    event_type: ListDeliveriesEventType | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
-    state: ListDeliverysState | Unset = UNSET,
+    state: ListDeliveriesState | Unset = UNSET,
 ) -> PaginatedDeliveryList | Problem | None:
-    """List deliverys
+    """List deliveries
 
      A subscription's deliveries (one per event), newest first, with their attempts.
 
     Args:
-        subscription_pk (UUID):
-        event_type (ListDeliverysEventType | Unset):
+        subscription_id (UUID):
+        event_type (ListDeliveriesEventType | Unset):
         limit (int | Unset):
         offset (int | Unset):
-        state (ListDeliverysState | Unset):
+        state (ListDeliveriesState | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -261,7 +261,7 @@ async def asyncio(
 
     return (
         await asyncio_detailed(
-            subscription_pk=subscription_pk,
+            subscription_id=subscription_id,
             client=client,
             event_type=event_type,
             limit=limit,

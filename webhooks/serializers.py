@@ -1,3 +1,6 @@
+"""The webhooks' wire shapes and their rules: the API's (webhooks/api/) and the Django admin's
+(webhooks/admin.py), outside api/ so that nothing but the HTTP layer imports api/."""
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -114,3 +117,11 @@ class WatchSerializer(StrictModelSerializer):
         model = Watch
         fields = ["id", "document_hash", "created_at"]
         read_only_fields = ["id", "created_at"]
+
+    def validate(self, attrs):
+        # The owner is the key that watches (the view's context), or the stored one.
+        owner = self.context.get("owner") or getattr(self.instance, "owner", None)
+        if owner:
+            self.refuse_duplicate({"owner": owner, **attrs}, "document_hash",
+                                  "This key watches this document hash.", "owner")
+        return attrs

@@ -1,4 +1,4 @@
-"""core/merkle.py against OpenZeppelin's own @openzeppelin/merkle-tree (npm): the same roots
+"""eas_primitives/merkle.py against OpenZeppelin's own @openzeppelin/merkle-tree (npm): the same roots
 and the same proofs, byte for byte, and proofs that the library accepts or refuses as ours do."""
 
 import json
@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from core.merkle import ROOT_FIELD, ROOT_SCHEMA, MerkleTree, attested_root, proves, root_of
+from eas_primitives.merkle import (
+    ROOT_FIELD,
+    ROOT_SCHEMA,
+    MerkleTree,
+    attested_root,
+    proves,
+    root_of,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ROOT / ".cache" / "clients" / "merkle-tree"

@@ -1,5 +1,5 @@
 // Builds OpenZeppelin StandardMerkleTrees (@openzeppelin/merkle-tree, installed by
-// scripts/client_tools.sh) for tests/core/test_merkle.py, and checks given proofs with it.
+// scripts/client_tools.sh) for tests/eas_primitives/test_merkle.py, and checks given proofs with it.
 //
 //   node merkle_tree.cjs < plan.json
 // plan: {"dir", "trees": [[documentHash, ...], ...],

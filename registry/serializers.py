@@ -1,3 +1,9 @@
+"""The registry's wire shapes and their validation rules: the admin API's (registry/api/), and
+what the Django admin (registry/admin.py), the chain file import (registry/services.py) and
+the other apps' serializers check the same way. Outside api/, so that nothing but the HTTP
+layer imports api/ (a contract in pyproject.toml)."""
+
+import functools
 from urllib.parse import urlsplit
 
 from django.utils import timezone
@@ -5,9 +11,15 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
+from core.errors import camel_attr
 from core.fields import AddressField, Bytes32Field, ChainIdField, ExactCharField
 from core.masking import mask_url
-from core.serializers import StrictModelSerializer, StrictSerializer, non_field_error
+from core.serializers import (
+    StrictModelSerializer,
+    StrictSerializer,
+    field_paths,
+    non_field_error,
+)
 from registry import abi
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
@@ -59,13 +71,16 @@ class ChainSerializer(StrictModelSerializer):
     # import's context says so) is kept as the list has it, "www.example.org" included.
     info_url = serializers.CharField(max_length=500, allow_blank=True, required=False,
                                      help_text="The chain's website (http or https URL).")
+    edited_fields = serializers.SerializerMethodField(
+        help_text="The fields an administrator set or edited (all of them for a chain "
+        "registered by hand): `import_chains` leaves them as they are unless `--overwrite`.")
 
     class Meta:
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
             "is_testnet", "status", "confirmations", "offchain_unanchored", "binding_mode",
-            "created_at", "updated_at",
+            "source", "edited_fields", "created_at", "updated_at",
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {
@@ -79,9 +94,24 @@ class ChainSerializer(StrictModelSerializer):
         if self.instance is not None:
             # The chain id never changes: a PATCH to another chain's id is "immutable" (400),
             # not a clash with that chain (409).
-            field = fields["chain_id"]
-            field.validators = [v for v in field.validators if not isinstance(v, UniqueValidator)]
+            _drop_unique(fields["chain_id"])
+        if self.context.get("imported"):
+            # import_chains checks both across the whole list (a short name may move from
+            # one chain to another within one import).
+            _drop_unique(fields["chain_id"])
+            _drop_unique(fields["short_name"])
         return fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_edited_fields(self, chain) -> list[str]:
+        paths = chain_field_paths()
+        return [camel_attr(paths[name]) for name in chain.edited_fields if name in paths]
+
+    def update(self, instance, validated_data):
+        if not self.context.get("imported"):  # by hand: the import keeps these from now on
+            instance.note_edited(name for name, value in validated_data.items()
+                                 if getattr(instance, name) != value)
+        return super().update(instance, validated_data)
 
     def validate_short_name(self, value):
         # /v1/chain-registry/{chain} takes a chain id or a short name: digits would be ambiguous.
@@ -96,6 +126,16 @@ class ChainSerializer(StrictModelSerializer):
         if not value or self.context.get("imported"):
             return value
         return check_url(value, WEB_SCHEMES)
+
+
+def _drop_unique(field) -> None:
+    field.validators = [v for v in field.validators if not isinstance(v, UniqueValidator)]
+
+
+@functools.cache
+def chain_field_paths() -> dict[str, str]:
+    """A chain's model fields -> their wire paths (`currency_name` -> `native_currency.name`)."""
+    return field_paths(ChainSerializer())
 
 
 class ChainStatusSerializer(StrictSerializer):

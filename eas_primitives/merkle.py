@@ -7,7 +7,8 @@
   plain list of siblings, without left/right flags;
 - the leaves are sorted by hash and laid out as the library lays them out (a complete binary
   tree in one array, leaves at its end in reverse order), so that its proofs are the
-  library's proofs, byte for byte (tests/core/test_merkle.py checks against the library).
+  library's proofs, byte for byte (tests/eas_primitives/test_merkle.py checks against the
+  library).
 
 No Django here: the reference executor builds its trees with this module too.
 """

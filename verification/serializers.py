@@ -1,3 +1,7 @@
+"""The verification's wire shapes: the API's request and answer (verification/api/), the
+same answer the public page gives as JSON (verification/pages.py). Outside api/, so that
+nothing but the HTTP layer imports api/ (a contract in pyproject.toml)."""
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -95,11 +99,11 @@ class VerifyResponseSerializer(serializers.Serializer):
         help_text="Why not, when not verified (null when verified): the most telling reason "
         "among the document's attestations (on `chainId` when given), in this precedence: "
         "`not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` "
-        "> `not_timestamped` > `untrusted_attester` > `chain_inactive` > `invalid_proof` "
-        "(a given Merkle proof leads to no root bound here) > `not_found` (no attestation "
-        "of it). "
+        "> `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > "
+        "`untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof "
+        "leads to no root bound here) > `not_found` (no attestation of it). "
         "Each attestation's own reason is its first failing rule: chain active, trusted "
-        "attester, not revoked, not expired, final.",
+        "attester, data as its schema says, not revoked, not expired, final.",
     )
 
 
