@@ -192,9 +192,9 @@ _clients: dict[int, tuple[float, Web3]] = {}  # chain id -> (when it was made, c
 def _client(chain: Chain) -> Web3:
     """The chain's client, shared by this process's runs for INDEXER_CLIENT_SECONDS: the
     order of its endpoints is a query whose building costs a run at the head a fifth of its
-    CPU, and its HTTP connections stay open. A run that fails drops it (`forget_clients`),
-    so the next one reads the endpoints again; an administrator's change to them reaches
-    the indexer within that time."""
+    CPU, and its HTTP connections stay open. A run that fails drops it (`index_chain`), so
+    the next one reads the endpoints again; an administrator's change to them reaches the
+    indexer within that time."""
     made = _clients.get(chain.chain_id)
     if made is not None and time.monotonic() - made[0] < settings.INDEXER_CLIENT_SECONDS:
         return made[1]
@@ -204,6 +204,7 @@ def _client(chain: Chain) -> Web3:
 
 
 def forget_clients() -> None:
+    """Drop every chain client (the tests, between one and the next)."""
     _clients.clear()
 
 
