@@ -30,6 +30,7 @@ from registry.models import Chain
 
 S = WorkflowState
 DOCUMENT_SCHEMA = "bytes32 documentHash"
+BATCH_LIMIT = 1000  # workflows per POST /workflows/batch (and per call of the issuer pages)
 MAX_BACKOFF_SECONDS = 3600
 
 
@@ -106,53 +107,67 @@ def workflow_create(*, holder: KeyHolder, chain_id: int, document_hash: str,
 
 
 def workflows_create_many(*, holder: KeyHolder, items: list[dict], keys: list[str] | None,
-                          fingerprint: str = "", now=None,
+                          fingerprint: str | list[str] = "", now=None,
                           name_items: bool = True) -> list[tuple[Workflow, bool]]:
     """Accept binding requests (dicts of chain_id, document_hash, schema_id, data), each
     checked as a single one is, and queue them all, or none: a refusal names the item by its
     index (`workflows.3`) when `name_items`. Returns (workflow, created) in request order.
 
-    `keys` (one idempotency key per item, or None): when the first item's key was used, the
-    request is a repeat: the same body (`fingerprint`, kept on every item) returns the
-    workflows created then, another body is a conflict. Bulk inserts: the workflows, then
-    their creation and queueing recorded as transition_many records moves.
+    `keys` (one idempotency key per item, or None) and `fingerprint` (the request body's,
+    kept on every item; or one per item): an item whose key was used before is a repeat and
+    returns the workflow created then, unless that was made with another fingerprint (a
+    conflict); the other items are created. POST /workflows/batch keys its items by the
+    header's key and their index and fingerprints the whole body, so that its repeat is all
+    or nothing; the issuer pages (issuance/) key each document by its chain, schema and hash.
+    Bulk inserts: the workflows, then their creation and queueing recorded as
+    transition_many records moves.
     """
-    if keys is not None:
-        earlier = _by_keys(holder, keys, fingerprint)
-        if earlier is not None:
-            return [(workflow, False) for workflow in earlier]
+    prints = [fingerprint] * len(items) if isinstance(fingerprint, str) else fingerprint
+    for attempt in (1, 2):
+        earlier = {} if keys is None else _by_keys(holder, keys, prints)
+        fresh = [index for index in range(len(items))
+                 if keys is None or keys[index] not in earlier]
+        try:
+            made = _create(holder, items, fresh, keys, prints, now, name_items)
+            break
+        except IntegrityError:
+            if keys is None or attempt == 2:
+                raise
+            # A concurrent request with some of the same keys won the race: take its ones.
+    return [(earlier[keys[index]], False) if index not in made else (made[index], True)
+            for index in range(len(items))]
+
+
+def _create(holder: KeyHolder, items: list[dict], fresh: list[int], keys: list[str] | None,
+            prints: list[str], now, name_items: bool) -> dict[int, Workflow]:
+    """The workflows of items[fresh], inserted queued (by index)."""
     now = now or timezone.now()
     known = _Known()
-    rows = []
-    for index, item in enumerate(items):
+    rows = {}
+    for index in fresh:
         try:
-            rows.append(_new_workflow(item, known, holder, now))
+            rows[index] = _new_workflow(items[index], known, holder, now)
         except DomainError as exc:
             if not name_items:
                 raise
             raise at_item(exc, f"workflows.{index}") from None
-    for index, (row, key) in enumerate(zip(rows, keys or [None] * len(rows), strict=True)):
-        row.idempotency_key, row.request_fingerprint = key, fingerprint
+    for order, (index, row) in enumerate(rows.items()):
+        row.idempotency_key = None if keys is None else keys[index]
+        row.request_fingerprint = prints[index]
         # The queue is claimed oldest first: a microsecond apart, a batch keeps its order.
-        row.created_at = now + timedelta(microseconds=index)
-    try:
-        with transaction.atomic():
-            # Inserted queued, with both moves recorded (an UPDATE of every row to queued
-            # would write each row twice).
-            Workflow.objects.insert_many(rows)
-            count = len(rows)
-            record_transitions([*rows, *rows], [""] * count + [S.RECEIVED] * count,
-                               ["requested"] * count + ["accepted"] * count, now,
-                               to_states=[S.RECEIVED] * count + [S.QUEUED] * count)
-    except IntegrityError:
-        if keys is None:
-            raise
-        # A concurrent request with the same keys won the race.
-        earlier = _by_keys(holder, keys, fingerprint)
-        if earlier is None:
-            raise
-        return [(workflow, False) for workflow in earlier]
-    return [(row, True) for row in rows]
+        row.created_at = now + timedelta(microseconds=order)
+    if not rows:
+        return rows
+    created = list(rows.values())
+    with transaction.atomic():
+        # Inserted queued, with both moves recorded (an UPDATE of every row to queued
+        # would write each row twice).
+        Workflow.objects.insert_many(created)
+        count = len(created)
+        record_transitions([*created, *created], [""] * count + [S.RECEIVED] * count,
+                           ["requested"] * count + ["accepted"] * count, now,
+                           to_states=[S.RECEIVED] * count + [S.QUEUED] * count)
+    return rows
 
 
 class _Known:
@@ -180,6 +195,15 @@ class _Known:
         return self.schemas[chain.pk, schema_uid]
 
 
+def binding_target(chain_id: int, schema_uid: str | None) -> tuple[Chain, Schema]:
+    """The chain and schema a workflow of `chain_id` and `schema_uid` (None: the chain's
+    document schema) is bound on, checked as a binding request is (an unknown or inactive
+    chain, an unknown schema or one without a document hash field are refused)."""
+    known = _Known()
+    chain = known.chain(chain_id)
+    return chain, known.schema(chain, schema_uid)
+
+
 def _new_workflow(item: dict, known: _Known, holder: KeyHolder, now) -> Workflow:
     chain = known.chain(item["chain_id"])
     schema = known.schema(chain, item.get("schema_id"))
@@ -202,26 +226,15 @@ def at_item(exc: DomainError, where: str) -> DomainError:
     return type(exc)(f"{where}: {exc.detail}", exc.code, errors=errors)
 
 
-def _by_keys(holder: KeyHolder, keys: list[str], fingerprint: str) -> list[Workflow] | None:
-    """The workflows an earlier request with these keys created (in the keys' order), or None
-    when it was not made; a conflict when it had another body."""
-    first = _by_key(holder, keys[0], fingerprint)
-    if first is None:
-        return None
-    if len(keys) == 1:
-        return [first]
+def _by_keys(holder: KeyHolder, keys: list[str], prints: list[str]) -> dict[str, Workflow]:
+    """The workflows earlier requests created under any of `keys`, by key (one query); a
+    conflict when one was made with another fingerprint than its item's now."""
     found = {w.idempotency_key: w for w in Workflow.objects.filter(
         created_by=holder.prefix, idempotency_key__in=keys)}
-    if len(found) != len(keys):  # the same first key, another number of items
-        raise _key_reused()
-    return [found[key] for key in keys]
-
-
-def _by_key(holder: KeyHolder, key: str, fingerprint: str) -> Workflow | None:
-    earlier = Workflow.objects.filter(created_by=holder.prefix, idempotency_key=key).first()
-    if earlier is not None and earlier.request_fingerprint != fingerprint:
-        raise _key_reused()
-    return earlier
+    for key, fingerprint in zip(keys, prints, strict=True):
+        if key in found and found[key].request_fingerprint != fingerprint:
+            raise _key_reused()
+    return found
 
 
 def _key_reused() -> Conflict:

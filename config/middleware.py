@@ -18,9 +18,10 @@ from core.request_id import request_id_var
 
 logger = logging.getLogger("config.errors")
 _VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
-# The Django admin and its login, and the public verification page (verification/pages.py),
-# keep their own HTML pages.
-_HTML_PATHS = ("/admin/", "/verify")
+# The Django admin and its login, the public verification page (verification/pages.py) and
+# the issuer pages (issuance/pages.py; their JSON under /issue/api answers problem documents
+# itself) keep their own HTML pages.
+_HTML_PATHS = ("/admin/", "/verify", "/issue")
 # What Django's own handler turns into a 4xx rather than a 500 (Http404 of a plain view,
 # the admin's catch-all 404, a bad Host header, ...).
 _CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)

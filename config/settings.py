@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "ops",
     "bindings",
     "webhooks",
+    "issuance",
 ]
 
 MIDDLEWARE = [
@@ -339,28 +340,37 @@ TRPC_BATCH_BUDGET = env.positive_int("TRPC_BATCH_BUDGET", default=1000)
 
 # Webhooks (webhooks/). Subscribers' URLs must be https to public addresses unless
 # WEBHOOKS_ALLOW_PRIVATE (then http and loopback/private addresses too: tests, one network).
-# A delivery waits WEBHOOKS_TIMEOUT_SECONDS for an answer; failed ones are retried with an
-# exponential back-off (from WEBHOOKS_RETRY_BASE_SECONDS, at most WEBHOOKS_RETRY_MAX_DELAY_
-# SECONDS apart, with jitter) for WEBHOOKS_RETRY_HOURS, then the subscription is disabled.
-# Secrets are encrypted under WEBHOOKS_SECRET_KEY (else SECRET_KEY): set it so that rotating
-# SECRET_KEY keeps the subscriptions' secrets readable.
+# An attempt (connection, request and the whole answer) ends after WEBHOOKS_TIMEOUT_SECONDS
+# whatever the receiver does; failed ones are retried with an exponential back-off (from
+# WEBHOOKS_RETRY_BASE_SECONDS, at most WEBHOOKS_RETRY_MAX_DELAY_SECONDS apart, with jitter)
+# for WEBHOOKS_RETRY_HOURS, then the subscription is disabled. A key has at most
+# WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY subscriptions. Secrets are encrypted under
+# WEBHOOKS_SECRET_KEY (else SECRET_KEY): set it so that rotating SECRET_KEY keeps the
+# subscriptions' secrets readable.
 WEBHOOKS_ALLOW_PRIVATE = env.strict_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 WEBHOOKS_SECRET_KEY = env.str("WEBHOOKS_SECRET_KEY", default="")
 WEBHOOKS_TIMEOUT_SECONDS = env.positive_int("WEBHOOKS_TIMEOUT_SECONDS", default=10)
+WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY = env.positive_int("WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY",
+                                                      default=25)
 WEBHOOKS_RETRY_BASE_SECONDS = env.positive_int("WEBHOOKS_RETRY_BASE_SECONDS", default=10)
 WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env.positive_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS",
                                                     default=3600)
 WEBHOOKS_RETRY_HOURS = env.positive_int("WEBHOOKS_RETRY_HOURS", default=24)
-# A worker holds a subscription's queue this long per attempt; one killed mid-delivery lets
-# the next sweep redeliver after it.
-WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS", default=60)
-# A process routes events with the subscriptions it read at most this long ago (0: read
-# them for every event); a subscription made in another process starts within it.
+# A worker holds a subscription's queue this long from each attempt's start; one killed
+# mid-delivery lets the next sweep redeliver after it. By default three attempts' deadlines;
+# never less than one deadline and a margin for recording the attempt (or a second worker
+# could send the same event while the first still waits for its answer).
+WEBHOOKS_CLAIM_MARGIN_SECONDS = 1
+WEBHOOKS_CLAIM_SECONDS = env.positive_int("WEBHOOKS_CLAIM_SECONDS",
+                                          default=3 * WEBHOOKS_TIMEOUT_SECONDS)
+# A process asks at most this often whether the subscriptions changed, and reads them again
+# when they did (0: read them for every event); one made in another process starts within it.
 WEBHOOKS_MEMO_SECONDS = env.non_negative_int("WEBHOOKS_MEMO_SECONDS", default=2)
 WEBHOOKS_RETENTION_DAYS = env.positive_int("WEBHOOKS_RETENTION_DAYS", default=30)
-if WEBHOOKS_CLAIM_SECONDS <= WEBHOOKS_TIMEOUT_SECONDS:
-    raise ImproperlyConfigured("WEBHOOKS_CLAIM_SECONDS must be longer than "
-                               "WEBHOOKS_TIMEOUT_SECONDS.")
+if WEBHOOKS_CLAIM_SECONDS < WEBHOOKS_TIMEOUT_SECONDS + WEBHOOKS_CLAIM_MARGIN_SECONDS:
+    raise ImproperlyConfigured(
+        f"WEBHOOKS_CLAIM_SECONDS must be at least WEBHOOKS_TIMEOUT_SECONDS + "
+        f"{WEBHOOKS_CLAIM_MARGIN_SECONDS} (an attempt's deadline and the time to record it).")
 
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -371,12 +381,15 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Per-chain work has queues of its own, so that workers can be given to it apart and one
 # kind of work never waits behind another (README, "Queues and workers"): indexing (one
-# task per chain and head) on `index`, RPC probes (one per chain) on `probe`, everything
-# else (tracking, webhooks, leases, the periodic fan-outs) on `default`.
+# task per chain and head) on `index`, RPC probes (one per chain) on `probe`, webhook
+# fan-outs and deliveries (waiting on subscribers' servers) on `webhooks`, everything else
+# (tracking, leases, the sweeps, the periodic fan-outs) on `default`.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "attestations.index_chain": {"queue": "index"},
     "registry.probe_chain": {"queue": "probe"},
+    "webhooks.fan_out": {"queue": "webhooks"},
+    "webhooks.deliver": {"queue": "webhooks"},
 }
 # A message a killed worker took but never acknowledged goes back to the queue after this
 # many seconds (Redis broker). Longer than the longest task, or a slow task runs twice.

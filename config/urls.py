@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from core.api_docs import RedocView
+from issuance.api import urls as issuance_api_urls
 from ops import health
 from ops.metrics import metrics_view
 from verification import pages as verification_pages
@@ -19,6 +20,9 @@ urlpatterns = [
     path("", verification_pages.home, name="home"),
     path("verify", verification_pages.verify_form, name="verify-page"),
     path("verify/<str:document_hash>", verification_pages.verify_verdict, name="verify-verdict"),
+    # The issuer pages (HTML, behind a login) and their JSON.
+    path("", include("issuance.urls")),
+    *issuance_api_urls.urlpatterns,
     # The JSON view: the plain one renders YAML first, and our negotiation ignores Accept.
     path("v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # Redoc, loading nothing from the internet (core/api_docs.py).

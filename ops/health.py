@@ -182,11 +182,28 @@ def _check_workers() -> dict:
     return {"status": "ok", "workers": workers}
 
 
+def _check_webhook_secrets() -> dict:
+    """The subscriptions' signing secrets decrypt under the key in force: a SECRET_KEY
+    rotated without WEBHOOKS_SECRET_KEY would stop every delivery, and say so only here and
+    in the delivery runs' log."""
+    from webhooks.secrets import unreadable_secrets
+
+    if unreadable_secrets():
+        logger.error("readyz: webhook secrets cannot be decrypted: SECRET_KEY changed without "
+                     "WEBHOOKS_SECRET_KEY?")
+        return _unavailable("Webhook signing secrets cannot be decrypted: was SECRET_KEY "
+                            "changed without WEBHOOKS_SECRET_KEY? Set WEBHOOKS_SECRET_KEY to "
+                            "the key they were sealed under (the former SECRET_KEY).")
+    return {"status": "ok"}
+
+
 CHECKS = {"database": _check_database, "cache": _check_cache, "broker": _check_broker,
           "executors": _check_executors, "schedules": check_schedules,
-          "workers": _check_workers, "replicas": _check_replicas}
+          "workers": _check_workers, "replicas": _check_replicas,
+          "webhookSecrets": _check_webhook_secrets}
 # A check is not run when the one it needs failed: it would wait for that dependency again.
-NEEDS = {"executors": "database", "schedules": "database", "workers": "broker"}
+NEEDS = {"executors": "database", "schedules": "database", "workers": "broker",
+         "webhookSecrets": "database"}
 
 
 def run_checks() -> tuple[dict, bool]:
@@ -217,7 +234,8 @@ def run_checks() -> tuple[dict, bool]:
 @require_safe
 def readyz(request):
     """The database and the broker (when configured) answer, periodic tasks are scheduled
-    and run, and a Celery worker answers (when a broker is configured)."""
+    and run, a Celery worker answers (when a broker is configured), and the webhook secrets
+    can be decrypted."""
     results, ready = run_checks()
     if not ready:
         failing = "; ".join(f"{name} unavailable ({r['detail']})"

@@ -193,7 +193,7 @@ class StateCollector:
         yield oldest
 
     def _webhooks(self):
-        from webhooks.models import Delivery, DeliveryState
+        from webhooks.models import Delivery, DeliveryState, Event
 
         counts = Delivery.objects.filter(state=DeliveryState.PENDING).aggregate(
             pending=Count("pk"), retrying=Count("pk", filter=Q(attempts__gt=0)))
@@ -203,6 +203,11 @@ class StateCollector:
         yield GaugeMetricFamily("webhook_deliveries_retrying",
                                 "Pending webhook deliveries whose last attempt failed.",
                                 value=counts["retrying"])
+        oldest = Event.objects.filter(fanned_out=False).aggregate(at=Min("occurred_at"))["at"]
+        yield GaugeMetricFamily("webhook_fan_out_oldest_age_seconds",
+                                "Age of the oldest webhook event still without its deliveries "
+                                "(the webhooks worker's fan-out); 0 when none waits.",
+                                value=(timezone.now() - oldest).total_seconds() if oldest else 0)
 
     def _replicas(self):
         from core.replicas import statuses

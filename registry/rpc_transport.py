@@ -7,6 +7,8 @@ client (requests, under web3):
 
 - Link-local addresses (169.254.0.0/16, fe80::/10: where cloud metadata services answer),
   the other known metadata addresses, unspecified and multicast ones are always refused.
+  An IPv6 address that embeds an IPv4 one (IPv4-mapped, NAT64, 6to4, IPv4-compatible) is
+  judged as the IPv4 address it reaches.
   Loopback and private ranges (self-hosted nodes) are allowed unless RPC_ALLOW_PRIVATE is
   false. Checked when a URL is saved (literal addresses and well-known names, no DNS) and at
   every connection on the address actually connected to (a public-looking name may resolve
@@ -22,7 +24,6 @@ import asyncio
 import ipaddress
 import socket
 import time
-from functools import cache
 
 import aiohttp
 import requests
@@ -66,15 +67,45 @@ class ResponseTooLarge(RpcRefusal):
 RPC = "RPC_ALLOW_PRIVATE"
 
 
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
+# (RFC 6052) and the deprecated IPv4-compatible addresses (::a.b.c.d). Local-use NAT64
+# (RFC 8215) is private whatever it embeds (Python 3.11 counts it global).
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def _judged(ip):
+    """The address the rules judge: the IPv4 address an IPv6 one embeds (IPv4-mapped, NAT64,
+    6to4, IPv4-compatible) reaches that IPv4 host, so it is judged as that host."""
+    if ip.version == 4:
+        return ip
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip in _NAT64 or (ip in _IPV4_COMPATIBLE and int(ip) > 1):  # not :: nor ::1
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return ip
+
+
+def _ip(address: str):
+    return _judged(ipaddress.ip_address(address.partition("%")[0]))  # without an IPv6 zone
+
+
+def is_public(address: str) -> bool:
+    """Whether IP `address` is public: not loopback, private or otherwise reserved."""
+    ip = _ip(address)
+    return ip.is_global and ip not in _LOCAL_NAT64
+
+
 def address_refusal(address: str, private_setting: str = RPC) -> str | None:
     """Why connecting to IP `address` is refused, or None when it is allowed."""
-    ip = ipaddress.ip_address(address.partition("%")[0])  # without an IPv6 zone
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip = _ip(address)
     if (ip.is_link_local or ip.is_unspecified or ip.is_multicast
             or any(ip in network for network in _METADATA_NETWORKS)):
         return "link-local or metadata address"
-    if not getattr(settings, private_setting) and not ip.is_global:
+    if not getattr(settings, private_setting) and not is_public(address):
         return f"private address, and {private_setting} is false"
     return None
 
@@ -110,14 +141,12 @@ class _CheckedPeer:
     """Checks the addresses of the host before connecting, and the address the connection
     reached before a byte is sent on it (the name may resolve elsewhere the second time)."""
 
-    private_setting = RPC
-
     def _new_conn(self):
         for info in socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM):
-            check_address(info[4][0], self.private_setting)
+            check_address(info[4][0])
         sock = super()._new_conn()
         try:
-            check_address(sock.getpeername()[0], self.private_setting)
+            check_address(sock.getpeername()[0])
         except RpcRefusal:
             sock.close()
             raise
@@ -132,35 +161,23 @@ class _CheckedHTTPSConnection(_CheckedPeer, HTTPSConnection):
     pass
 
 
-@cache
-def _checked_pools(private_setting: str) -> dict:
-    """urllib3 pool classes whose connections check their peers under `private_setting`."""
-    pools = {}
-    for scheme, connection_base, pool_base in (
-            ("http", _CheckedHTTPConnection, HTTPConnectionPool),
-            ("https", _CheckedHTTPSConnection, HTTPSConnectionPool)):
-        connection_cls = type(connection_base.__name__, (connection_base,),
-                              {"private_setting": private_setting})
-        pools[scheme] = type(pool_base.__name__, (pool_base,), {"ConnectionCls": connection_cls})
-    return pools
+class _CheckedHTTPConnectionPool(HTTPConnectionPool):
+    ConnectionCls = _CheckedHTTPConnection
+
+
+class _CheckedHTTPSConnectionPool(HTTPSConnectionPool):
+    ConnectionCls = _CheckedHTTPSConnection
 
 
 class RpcAdapter(HTTPAdapter):
-    """requests' adapter with the rules above: checked peers, no redirect, a capped body
-    read within the timeout (a server dripping a byte a second gets no longer).
-
-    `private_setting` names the setting that allows private addresses; `max_bytes` (default
-    RPC_RESPONSE_MAX_BYTES) caps the answer, which is refused past it, or cut there with
-    `truncate` (a webhook receiver's answer is only kept as an excerpt)."""
-
-    def __init__(self, *args, private_setting: str = RPC, max_bytes: int | None = None,
-                 truncate: bool = False, **kwargs):
-        self.private_setting, self.max_bytes, self.truncate = private_setting, max_bytes, truncate
-        super().__init__(*args, **kwargs)
+    """requests' adapter with the rules above: checked peers, no redirect, a body capped at
+    RPC_RESPONSE_MAX_BYTES read within the timeout (a server dripping a byte a second gets
+    no longer)."""
 
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = _checked_pools(self.private_setting)
+        self.poolmanager.pool_classes_by_scheme = {"http": _CheckedHTTPConnectionPool,
+                                                   "https": _CheckedHTTPSConnectionPool}
 
     def send(self, request, stream=False, timeout=None, **kwargs):
         response = super().send(request, stream=True, timeout=timeout, **kwargs)
@@ -168,25 +185,22 @@ class RpcAdapter(HTTPAdapter):
             if 300 <= response.status_code < 400:
                 raise RedirectRefused()
             read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
-            limit = self.max_bytes or settings.RPC_RESPONSE_MAX_BYTES
-            response._content = _read_capped(response, read_timeout, limit, self.truncate)
+            response._content = _read_capped(response, read_timeout,
+                                             settings.RPC_RESPONSE_MAX_BYTES)
         except BaseException:
             response.close()
             raise
         return response
 
 
-def _read_capped(response: requests.Response, seconds: float | None, limit: int,
-                 truncate: bool) -> bytes:
-    if not truncate and _declared_length(response.headers.get("Content-Length")) > limit:
+def _read_capped(response: requests.Response, seconds: float | None, limit: int) -> bytes:
+    if _declared_length(response.headers.get("Content-Length")) > limit:
         raise ResponseTooLarge()
     deadline = None if seconds is None else time.monotonic() + seconds
     body = bytearray()
     for chunk in response.iter_content(CHUNK_BYTES):
         body += chunk
         if len(body) > limit:
-            if truncate:
-                return bytes(body[:limit])
             raise ResponseTooLarge()
         if deadline is not None and time.monotonic() > deadline:
             raise requests.Timeout("the answer took too long")
@@ -200,12 +214,12 @@ def _declared_length(value: str | None) -> int:
         return 0
 
 
-def rpc_session(**adapter_options) -> requests.Session:
-    """A requests session under the rules above (RpcAdapter's options)."""
+def rpc_session() -> requests.Session:
+    """A requests session under the rules above."""
     session = requests.Session()
     session.trust_env = False  # no environment proxy: the peer checked is the server
     session.max_redirects = 0
-    adapter = RpcAdapter(max_retries=0, **adapter_options)
+    adapter = RpcAdapter(max_retries=0)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
@@ -230,22 +244,26 @@ def checked_socket(host: str, port: int, timeout: float) -> socket.socket:
 
 class CheckedResolver(aiohttp.ThreadedResolver):
     """Resolves as usual, then refuses a name with any refused address: aiohttp connects
-    only to the addresses its resolver gave."""
+    only to the addresses its resolver gave. `private_setting`: as for check_address."""
+
+    def __init__(self, *args, private_setting: str = RPC, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.private_setting = private_setting
 
     async def resolve(self, host, port=0, family=socket.AF_INET):
         found = await super().resolve(host, port, family)
         for entry in found:
-            check_address(entry["host"])
+            check_address(entry["host"], self.private_setting)
         return found
 
 
-def check_literal_host(host: str | None) -> None:
+def check_literal_host(host: str | None, private_setting: str = RPC) -> None:
     """aiohttp does not ask its resolver about a literal address: checked here."""
     try:
         address = ipaddress.ip_address((host or "").strip("[]").partition("%")[0])
     except ValueError:
         return
-    check_address(str(address))
+    check_address(str(address), private_setting)
 
 
 async def resolve_checked(host: str, port: int) -> str:

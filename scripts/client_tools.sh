@@ -8,13 +8,15 @@
 #   .cache/clients/codegen      the schema's lint and the TypeScript types (scripts/clients.sh):
 #                               @redocly/cli, openapi-typescript, typescript (tsc) from npm
 #   chromium                                          Debian's package, for the browser test
+#   zbarimg                                           Debian's package zbar-tools: reads the
+#                                                     issuer pages' QR codes back (tests/issuance)
 #   nginx                                             Debian's package: the published front of
 #                                                     docker-compose.yml in tests/stack
 #   promtool                                          Debian's package prometheus (without its
 #                                                     recommends): checks and unit-tests the
 #                                                     alert rules of deploy/prometheus
-# Safe to run again; does nothing when they are there. Needs node and npm; chromium, nginx
-# and promtool are installed with apt-get when this runs as root, else their tests are
+# Safe to run again; does nothing when they are there. Needs node and npm; chromium, zbarimg,
+# nginx and promtool are installed with apt-get when this runs as root, else their tests are
 # skipped (CI fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,13 +56,14 @@ install_client .cache/clients/codegen "$REDOCLY+$OPENAPI_TYPESCRIPT+$TYPESCRIPT"
 # Debian packages, with one `apt-get update` for all of them.
 packages=()
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)
+command -v zbarimg >/dev/null 2>&1 || packages+=(zbar-tools)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || packages+=(nginx)
 # promtool alone is wanted: not prometheus's recommended node exporter.
 lean=()
 command -v promtool >/dev/null 2>&1 || lean+=(prometheus)
 if [ "$((${#packages[@]} + ${#lean[@]}))" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> Installing ${packages[*]} ${lean[*]} (Debian) for the browser, stack and alert tests"
+    echo "==> Installing ${packages[*]} ${lean[*]} (Debian) for the browser, QR code, stack and alert tests"
     apt-get update -qq
     [ "${#packages[@]}" -eq 0 ] ||
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null

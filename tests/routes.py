@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
 from core.schema_hooks import schema_path
@@ -58,12 +59,19 @@ def _methods(callback) -> list[str]:
     return sorted(names & set(view.http_method_names) - _IMPLIED_METHODS)
 
 
+def _by_session(view) -> bool:
+    """The issuer pages' JSON (issuance/api/): a browser's session and CSRF token, no key."""
+    return any(issubclass(cls, SessionAuthentication) for cls in view.authentication_classes)
+
+
 def api_routes(urlconf: str = "config.urls") -> list[Route]:
-    """Every method of every DRF route (the Django admin site and plain views left out)."""
+    """Every method of every DRF route of the keyed API (the Django admin site, plain views
+    and the issuer pages' session-authenticated JSON left out)."""
     routes = []
     for text, callback in _patterns(get_resolver(urlconf).url_patterns):
         view = getattr(callback, "cls", None)
-        if view is None or not issubclass(view, APIView) or text.startswith("admin/"):
+        if (view is None or not issubclass(view, APIView) or text.startswith("admin/")
+                or _by_session(view)):
             continue
         path = "/" + _ROUTE_PARAM.sub("1", _REGEX_PARAM.sub("1", text))
         template = schema_path("/" + _ROUTE_PARAM.sub(r"{\1}", _REGEX_PARAM.sub(r"{\1}", text)))

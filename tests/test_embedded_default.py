@@ -83,8 +83,9 @@ def test_periodic_tasks_keep_running_while_import_chains_writes_the_same_sqlite_
 
 
 def test_run_sh_restarts_a_scheduler_that_died_and_says_so_in_the_terminal(tmp_path):
-    log = tmp_path / "scheduler.log"
-    env = sqlite_env(tmp_path, PORT=str(free_port()), SCHEDULER_LOG=str(log))
+    log, webhooks_log = tmp_path / "scheduler.log", tmp_path / "webhooks.log"
+    env = sqlite_env(tmp_path, PORT=str(free_port()), SCHEDULER_LOG=str(log),
+                     WEBHOOKS_LOG=str(webhooks_log))
     terminal = tmp_path / "terminal.txt"
     with terminal.open("w") as out:
         run = subprocess.Popen(["scripts/run.sh"], cwd=ROOT, env=env, stdout=out,
@@ -92,6 +93,8 @@ def test_run_sh_restarts_a_scheduler_that_died_and_says_so_in_the_terminal(tmp_p
     try:
         first = int(wait_for(lambda: STARTED.search(_read(log)), 240, "scheduler")["pid"])
         wait_for(lambda: "Serving on" in terminal.read_text(), 60, "server")
+        # Webhooks are delivered by a process of their own beside it (run_webhooks).
+        wait_for(lambda: "webhooks worker started" in _read(webhooks_log), 60, "webhooks worker")
 
         os.kill(first, signal.SIGKILL)
 

@@ -53,6 +53,13 @@ def test_every_path_in_the_layout_exists():
 
 
 ENDPOINT_ROWS = _section("### Where each endpoint lives")
+# A sample value for a placeholder that takes a particular form (a run's id is a UUID); "1"
+# for the others: {chain} -> 1, {uid} -> 1, ...
+SAMPLES = {"runId": "00000000-0000-4000-8000-000000000001"}
+
+
+def _sample(template: str) -> str:
+    return re.sub(r"\{([^}]+)\}", lambda m: SAMPLES.get(m.group(1), "1"), template)
 
 
 @pytest.mark.parametrize("row", ENDPOINT_ROWS, ids=lambda row: row[0])
@@ -61,8 +68,7 @@ def test_each_endpoint_row_names_the_file_of_its_view(row):
     files = [ROOT / path for path in _paths(row[1])]
     assert endpoints and all(endpoints) and files, row
     for match in endpoints:
-        # A sample value for each placeholder: {chain} -> 1, {uid} -> 0x00..., ...
-        path = re.sub(r"\{[^}]+\}", "1", match.group(2))
+        path = _sample(match.group(2))
         assert _module_file(resolve(path).func) in files, (match.group(0), files)
 
 
@@ -81,13 +87,13 @@ def _allows(view, method: str) -> bool:
 def test_each_endpoint_row_names_a_method_its_view_answers(row):
     # The README once said POST for the chain status action, which is a PATCH (issue 37).
     wrong = [m.group(0) for m in map(ENDPOINT.match, CELL.findall(row[0]))
-             if not _allows(resolve(re.sub(r"\{[^}]+\}", "1", m.group(2))).func,
+             if not _allows(resolve(_sample(m.group(2))).func,
                             m.group(1).lower())]
     assert wrong == []
 
 
 def test_every_routed_endpoint_has_a_row():
-    documented = {re.sub(r"\{[^}]+\}", "1", m.group(2)) for row in ENDPOINT_ROWS
+    documented = {_sample(m.group(2)) for row in ENDPOINT_ROWS
                   for m in map(ENDPOINT.match, CELL.findall(row[0])) if m}
     views = {_module_file(resolve(path).func) for path in documented}
     def walk(patterns):
@@ -98,7 +104,7 @@ def test_every_routed_endpoint_has_a_row():
                 yield pattern.callback
 
     apps = {"registry", "executors", "attestations", "verification", "bindings", "webhooks",
-            "ops", "trpc", "config"}
+            "ops", "trpc", "issuance", "config"}
     ours = {path for path in map(_module_file, walk(get_resolver().url_patterns))
             if path.relative_to(ROOT).parts[0] in apps}
     assert ours - views == set()

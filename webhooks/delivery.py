@@ -2,132 +2,40 @@
 
 A run claims the subscription (a conditional UPDATE of `claimed_until`: one worker at a time
 per subscription), then sends its pending deliveries oldest event first, each POST outside
-any transaction and its outcome recorded after. A failure stops the run (the next event
-waits for this one: per-subscription order) and schedules a retry with exponential back-off
-and jitter; after WEBHOOKS_RETRY_HOURS of failures the delivery is given up and the
-subscription disabled, with the reason on it. The claim lasts WEBHOOKS_CLAIM_SECONDS from
-each attempt: a worker killed mid-delivery leaves the delivery pending, and the sweep hands
-it to another run once the claim has run out (the receiver may then see its webhook-id
-twice: at least once).
+any transaction (webhooks/sending.py: within WEBHOOKS_TIMEOUT_SECONDS, whatever the
+receiver does) and its outcome recorded after, every attempt. A failure stops the run (the
+next event waits for this one: per-subscription order) and schedules a retry with
+exponential back-off and jitter; after WEBHOOKS_RETRY_HOURS of failures the delivery is
+given up and the subscription disabled, with the reason on it. The claim lasts
+WEBHOOKS_CLAIM_SECONDS (longer than an attempt can) from each attempt: a worker killed
+mid-delivery leaves the delivery pending, and the sweep hands it to another run once the
+claim has run out (the receiver may then see its webhook-id twice: at least once).
 
-Signing is Standard Webhooks' (the `standardwebhooks` package): `webhook-id` (the
-delivery's id, the same at every attempt), `webhook-timestamp` (the attempt's), and
-`webhook-signature`, one `v1,...` per secret in force (two during a rotation's overlap).
+A run given a budget stops starting attempts once it is spent: the task queues the
+subscription's next run behind the others' (webhooks/tasks.py), so that one subscription
+with many events, or a slow receiver, holds a worker for about one deadline at a time.
+A secret that cannot be decrypted (SECRET_KEY changed without WEBHOOKS_SECRET_KEY) stops
+the run without an attempt, logged as an error: nothing is sent, retried nor disabled until
+the key is back (/readyz says so too).
 """
 
-import json
 import logging
 import random
 import time
 import uuid
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
+from datetime import timedelta
 
-import requests
+from cryptography.fernet import InvalidToken
 from django.conf import settings
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
-from standardwebhooks import Webhook
 
-from registry.rpc_transport import RpcRefusal, rpc_session
 from webhooks import routing
 from webhooks.models import Delivery, DeliveryAttempt, DeliveryState, Subscription
-from webhooks.secrets import unseal
+from webhooks.sending import Outcome, Sender, send
 
 logger = logging.getLogger(__name__)
-PRIVATE_SETTING = "WEBHOOKS_ALLOW_PRIVATE"
-EXCERPT_CHARS = 1000
-MAX_ANSWER_BYTES = 64 * 1024  # read no more of a receiver's answer
-USER_AGENT = "chain-registry-webhooks/1"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    ok: bool
-    status_code: int | None = None
-    latency_ms: int = 0
-    error: str = ""
-    excerpt: str = ""
-
-
-def scheme_refusal(url: str) -> str | None:
-    """Why a subscription's URL is refused by its scheme, or None."""
-    scheme = urlsplit(url).scheme.lower()
-    if scheme == "https" or (scheme == "http" and settings.WEBHOOKS_ALLOW_PRIVATE):
-        return None
-    return "Only https URLs are allowed (http too when WEBHOOKS_ALLOW_PRIVATE is true)."
-
-
-def signing_secrets(subscription: Subscription, now) -> list[str]:
-    found = [unseal(subscription.secret_encrypted)]
-    expires = subscription.previous_secret_expires_at
-    if subscription.previous_secret_encrypted and expires is not None and expires > now:
-        found.append(unseal(subscription.previous_secret_encrypted))
-    return found
-
-
-def signed_request(delivery: Delivery, now: datetime) -> tuple[bytes, dict]:
-    """The body and headers of one attempt."""
-    body = json.dumps(delivery.event.payload(), separators=(",", ":"), ensure_ascii=False)
-    at = now.astimezone(UTC)
-    signatures = " ".join(Webhook(secret).sign(delivery.webhook_id, at, body)
-                          for secret in signing_secrets(delivery.subscription, now))
-    return body.encode(), {
-        "content-type": "application/json", "user-agent": USER_AGENT,
-        "webhook-id": delivery.webhook_id, "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": signatures,
-    }
-
-
-def send(delivery: Delivery, *, session: requests.Session | None = None) -> Outcome:
-    """POST the delivery once (network only; nothing is written)."""
-    url = delivery.subscription.url
-    refusal = scheme_refusal(url)
-    if refusal is not None:
-        return Outcome(False, error="scheme refused")
-    body, headers = signed_request(delivery, timezone.now())
-    session = session or webhook_session()
-    started = time.monotonic()
-    try:
-        response = session.post(url, data=body, headers=headers,
-                                 timeout=settings.WEBHOOKS_TIMEOUT_SECONDS)
-    except RpcRefusal as exc:
-        return Outcome(False, latency_ms=_ms(started), error=str(exc)[:200])
-    except requests.Timeout:
-        return Outcome(False, latency_ms=_ms(started),
-                       error=f"timed out after {settings.WEBHOOKS_TIMEOUT_SECONDS} s")
-    except requests.RequestException as exc:
-        # requests wraps a refused peer in a ConnectionError: keep our own words for it.
-        refusal = _refusal_inside(exc)
-        return Outcome(False, latency_ms=_ms(started),
-                       error=str(refusal)[:200] if refusal else "connection failed")
-    excerpt = response.content[:EXCERPT_CHARS * 4].decode("utf-8", "replace")[:EXCERPT_CHARS]
-    return Outcome(200 <= response.status_code < 300, response.status_code, _ms(started),
-                   "" if response.ok else f"HTTP {response.status_code}", excerpt)
-
-
-def _refusal_inside(exc: BaseException) -> RpcRefusal | None:
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, RpcRefusal):
-            return exc
-        exc = exc.__cause__ or exc.__context__ or next(
-            (a for a in getattr(exc, "args", ()) if isinstance(a, BaseException)), None)
-    return None
-
-
-def _ms(started: float) -> int:
-    return round((time.monotonic() - started) * 1000)
-
-
-def webhook_session() -> requests.Session:
-    """requests with the RPC endpoints' address rules under WEBHOOKS_ALLOW_PRIVATE: no
-    redirects, no proxies, peers checked at connection, answers cut at 64 KiB."""
-    return rpc_session(private_setting=PRIVATE_SETTING, max_bytes=MAX_ANSWER_BYTES,
-                       truncate=True)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -151,22 +59,38 @@ def head_due(now):
             .annotate(head_at=Subquery(head)).filter(head_at__lte=now))
 
 
-def subscription_deliver(subscription_id, *, session: requests.Session | None = None) -> int:
-    """One delivery run (the task's): returns how many deliveries it delivered."""
+def is_due(subscription_id) -> bool:
+    return head_due(timezone.now()).filter(pk=subscription_id).exists()
+
+
+def subscription_deliver(subscription_id, *, budget: float | None = None) -> int:
+    """One delivery run (the task's): returns how many deliveries it delivered. With a
+    `budget` (seconds), no attempt starts after it is spent."""
     delivered = 0
-    session = session or webhook_session()
-    while True:
-        token = _claim(subscription_id)
-        if token is None:
-            return delivered
-        try:
-            delivered += _drain(subscription_id, token, session)
-        finally:
-            Subscription.objects.filter(pk=subscription_id, claim_token=token).update(
-                claimed_until=None, claim_token=None)
-        # An event committed while we held the claim may have seen its own run turned away.
-        if not head_due(timezone.now()).filter(pk=subscription_id).exists():
-            return delivered
+    stop_at = None if budget is None else time.monotonic() + budget
+    with Sender() as sender:
+        while True:
+            token = _claim(subscription_id)
+            if token is None:
+                return delivered
+            try:
+                delivered += _drain(subscription_id, token, sender, stop_at)
+            except InvalidToken:
+                logger.error("Webhook subscription %s: its signing secret cannot be decrypted "
+                             "(SECRET_KEY changed without WEBHOOKS_SECRET_KEY?); nothing is "
+                             "sent until the key it was sealed under is set again.",
+                             subscription_id)
+                return delivered
+            finally:
+                Subscription.objects.filter(pk=subscription_id, claim_token=token).update(
+                    claimed_until=None, claim_token=None)
+            # An event committed while we held the claim may have seen its run turned away.
+            if _spent(stop_at) or not is_due(subscription_id):
+                return delivered
+
+
+def _spent(stop_at: float | None) -> bool:
+    return stop_at is not None and time.monotonic() >= stop_at
 
 
 def _claim(subscription_id) -> uuid.UUID | None:
@@ -178,9 +102,9 @@ def _claim(subscription_id) -> uuid.UUID | None:
     return token if taken else None
 
 
-def _drain(subscription_id, token, session) -> int:
+def _drain(subscription_id, token, sender: Sender | None, stop_at: float | None = None) -> int:
     delivered = 0
-    while True:
+    while not _spent(stop_at):
         now = timezone.now()
         head = (Delivery.objects.filter(subscription_id=subscription_id,
                                         state=DeliveryState.PENDING)
@@ -191,11 +115,12 @@ def _drain(subscription_id, token, session) -> int:
             claimed_until=now + timedelta(seconds=settings.WEBHOOKS_CLAIM_SECONDS))
         if not renewed:  # our claim ran out and another run took the subscription
             return delivered
-        outcome = send(head, session=session)
+        outcome = send(head, sender=sender)  # InvalidToken: the run stops, unrecorded
         record_outcome(head, outcome)
         if not outcome.ok:
             return delivered
         delivered += 1
+    return delivered
 
 
 def record_outcome(delivery: Delivery, outcome: Outcome, now=None) -> None:
@@ -228,6 +153,6 @@ def _disable(delivery: Delivery, outcome: Outcome, now) -> None:
               f"{settings.WEBHOOKS_RETRY_HOURS} hours (last: {outcome.error or 'no answer'}). "
               "Fix the receiver, then set enabled to true: pending events are sent again.")
     Subscription.objects.filter(pk=delivery.subscription_id, enabled=True).update(
-        enabled=False, disabled_at=now, disabled_reason=reason)
+        enabled=False, disabled_at=now, disabled_reason=reason, updated_at=now)
     routing.forget()
     logger.warning("Webhook subscription %s disabled: %s", delivery.subscription_id, reason)

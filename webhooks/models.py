@@ -1,9 +1,10 @@
 """Webhook subscriptions, document watches, and the outbox: events and their deliveries.
 
-An `Event` is written in the transaction of the change that caused it, with one `Delivery`
-per subscription it is routed to (webhooks/outbox.py); a delivery's id is the `webhook-id`
-its receiver deduplicates on, the same at every attempt. A subscription's deliveries go out
-one at a time in event order, by the worker that holds the subscription's claim
+An `Event` is one row written in the transaction of the change that caused it, whatever the
+number of subscribers; after the commit the webhooks worker fans it out: one `Delivery` per
+subscription it is routed to (webhooks/outbox.py). A delivery's id is the `webhook-id` its
+receiver deduplicates on, the same at every attempt. A subscription's deliveries go out one
+at a time in event order, by the worker that holds the subscription's claim
 (`claimed_until`): a worker killed mid-delivery loses the claim when it runs out, and the
 sweep hands the delivery to another (webhooks/delivery.py).
 """
@@ -65,6 +66,8 @@ class Subscription(models.Model):
     claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
     claim_token = models.UUIDField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
+    # Moved by every change, an UPDATE's too: a process reads the subscriptions again when
+    # their count or latest updated_at moved (webhooks/routing.py).
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -100,9 +103,18 @@ class Event(models.Model):
     type = models.CharField(max_length=40, choices=EventType.choices)
     occurred_at = models.DateTimeField()
     data = models.JSONField()
+    # Whom it concerns (core/events.py: owner, chain_id, workflow_id, document_hash): the
+    # fan-out routes it with this.
+    subject = models.JSONField(default=dict)
+    fanned_out = models.BooleanField(default=False, help_text="Its deliveries are written.")
 
     class Meta:
         ordering = ["-id"]
+        indexes = [
+            # The fan-out's queue: the events still without their deliveries, oldest first.
+            models.Index(fields=["id"], name="event_fan_out_idx",
+                         condition=models.Q(fanned_out=False)),
+        ]
 
     def __str__(self):
         return f"{self.type} #{self.pk}"

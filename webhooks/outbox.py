@@ -1,53 +1,53 @@
-"""The outbox: events written in the transaction of the change that caused them.
+"""The outbox: events written in the transaction of the change that caused them, fanned out
+after the commit.
 
-`record_event` listens to core/events.py. For each event type a fact becomes, it finds the
-subscriptions that take it (webhooks/routing.py) and writes the event with one delivery per
-subscription, in the caller's transaction: a rollback takes them with the change, a commit
-keeps both. After the commit a delivery run is queued for each subscription concerned; a
-lost message or a killed worker only delays it until the sweep (webhooks/delivery.py).
+`record_event` listens to core/events.py. For each event type a fact becomes, it asks
+whether any subscription takes it (webhooks/routing.py, from memory but for document events)
+and writes the event, one row whatever the number of subscribers, in the caller's
+transaction: a rollback takes it with the change, a commit keeps both. After the commit a
+fan-out is queued: the webhooks worker writes one delivery per subscription the event is
+routed to, oldest event first, then queues the delivery runs of those subscriptions
+(`fan_out`). A lost message or a killed worker only delays it until the sweep.
 """
 
 import json
 import uuid
+from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bindings.models import Workflow, WorkflowState
-from core.db import run_hot
+from bindings.models import WorkflowState
+from core.db import insert_columns, run_hot
 from verification.services import verify_document
-from webhooks import routing
-from webhooks.models import (
-    DOCUMENT_EVENT_TYPES,
-    Delivery,
-    Event,
-    EventType,
-    Subscription,
-    Watch,
-)
-from webhooks.tasks import QueueRun
+from webhooks import queueing, routing
+from webhooks.models import DOCUMENT_EVENT_TYPES, Delivery, DeliveryState, Event, EventType
+
+FAN_OUT_BATCH = 200  # events per fan-out transaction
 
 
 def record_event(fact: str, data: dict, occurred_at, subject: dict) -> None:
-    """core.events listener: route and write the events `fact` becomes."""
-    types = routing.FACTS.get(fact)
-    if not types:
-        return
-    candidates = [r for r in routing.routes() if r.types & types]
+    """core.events listener: write the events `fact` becomes that someone takes."""
+    candidates = routing.candidates(fact)
     if not candidates:
         return
+    subject = {k: str(v) if k == "workflow_id" and v is not None else v
+               for k, v in subject.items()}  # JSON
     for event_type in _types_of(fact, data):
-        takers = [r for r in candidates if r.takes(event_type, subject)]
-        if event_type in DOCUMENT_EVENT_TYPES:
-            takers = _interested(takers, subject.get("document_hash"))
-        if not takers:
+        if not _taken(event_type, subject, candidates):
             continue
         if event_type == EventType.DOCUMENT_VERIFIED:
             data = _verified_by(data["attestationUid"], subject["document_hash"],
                                 subject["chain_id"])
             if data is None:
                 continue
-        write_event(event_type, data, occurred_at, [r.id for r in takers])
+        write_event(event_type, data, occurred_at, subject)
+
+
+def _taken(event_type: str, subject: dict, candidates: list) -> bool:
+    if event_type in DOCUMENT_EVENT_TYPES:  # a watch or a binding: the database knows
+        return bool(routing.takers(event_type, subject, candidates))
+    return any(r.takes(event_type, subject) for r in candidates)
 
 
 record_event.wants = routing.wants  # core.events.wanted() asks it
@@ -77,62 +77,68 @@ def _verified_by(uid: str, document_hash: str, chain_id: int) -> dict | None:
             "attestedAt": answer.timestamp.strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
-def _interested(routes: list, document_hash: str | None) -> list:
-    """The routes whose owner watches `document_hash`, bound it, or filters on it."""
-    if not document_hash:
-        return []
-    owners = {r.owner for r in routes if r.document_hash != document_hash}
-    known = set(Watch.objects.filter(owner__in=owners, document_hash=document_hash)
-                .values_list("owner", flat=True))
-    if owners - known:
-        known |= set(Workflow.objects.filter(created_by__in=owners - known,
-                                             document_hash=document_hash)
-                     .values_list("created_by", flat=True).distinct())
-    return [r for r in routes if r.document_hash == document_hash or r.owner in known]
-
-
-def write_event(event_type: str, data: dict, occurred_at, subscription_ids: list) -> None:
-    """Write the event and its deliveries to the subscriptions (those still enabled) in the
-    current transaction, and queue their delivery runs after the commit."""
-    now = timezone.now()
+def write_event(event_type: str, data: dict, occurred_at, subject: dict) -> None:
+    """Write the event in the current transaction, and queue its fan-out after the commit."""
     if connection.vendor == "postgresql":
-        written = _write_postgresql(event_type, data, occurred_at, subscription_ids, now)
+        # A prepared statement (core/db.py): planning cost a transition more than running.
+        run_hot(_WRITE_SQL, [event_type, occurred_at, json.dumps(data), json.dumps(subject)])
     else:
-        written = _write_portable(event_type, data, occurred_at, subscription_ids, now)
-    for subscription_id in written:
-        transaction.on_commit(QueueRun(subscription_id), robust=True)
+        Event.objects.create(type=event_type, occurred_at=occurred_at, data=data,
+                             subject=subject)
+    transaction.on_commit(queueing.queue_fan_out, robust=True)
 
 
-# One statement (a transition pays one round trip): the event, and a delivery per
-# subscription that still exists and is enabled (the routes may be a moment old).
 _WRITE_SQL = """
-WITH event AS (
-    INSERT INTO webhooks_event (type, occurred_at, data) VALUES (%s, %s, %s) RETURNING id
-)
-INSERT INTO webhooks_delivery (id, event_id, subscription_id, state, attempts, next_attempt_at,
-                               pending_since, created_at, last_error)
-SELECT gen_random_uuid(), event.id, s.id, 'pending', 0, %s, %s, %s, ''
-FROM event, webhooks_subscription s WHERE s.id = ANY(%s) AND s.enabled
-RETURNING subscription_id
+INSERT INTO webhooks_event (type, occurred_at, data, subject, fanned_out)
+VALUES (%s, %s, %s, %s, false)
 """
 
 
-def _write_postgresql(event_type, data, occurred_at, subscription_ids, now) -> list:
-    # A prepared statement (core/db.py): planning this one cost each transition more than
-    # running it.
-    rows = run_hot(_WRITE_SQL, [event_type, occurred_at, json.dumps(data), now, now, now,
-                                [uuid.UUID(str(i)) for i in subscription_ids]], fetch="all")
-    return [row[0] for row in rows]
+@dataclass
+class FanOut:
+    events: int = 0
+    deliveries: int = 0
+    subscriptions: set = field(default_factory=set)
 
 
-def _write_portable(event_type, data, occurred_at, subscription_ids, now) -> list:
-    ids = list(Subscription.objects.filter(pk__in=subscription_ids, enabled=True)
-               .values_list("pk", flat=True))
-    if not ids:
-        return []
-    with transaction.atomic():
-        event = Event.objects.create(type=event_type, occurred_at=occurred_at, data=data)
-        Delivery.objects.bulk_create(
-            Delivery(event=event, subscription_id=i, next_attempt_at=now, pending_since=now,
-                     created_at=now) for i in ids)
-    return ids
+def fan_out(batch: int = FAN_OUT_BATCH) -> FanOut:
+    """Give the events not fanned out yet their deliveries, oldest first, `batch` events per
+    transaction; after each, queue the runs of the subscriptions that got some. Runs in the
+    webhooks worker (or `manage.py run_webhooks`), never in a change's transaction."""
+    done = FanOut()
+    while True:
+        with transaction.atomic():
+            # Locked, not skipped: a second fan-out waits, so deliveries are written in event
+            # order (a subscription's run sends them in that order).
+            events = list(Event.objects.select_for_update().filter(fanned_out=False)
+                          .order_by("id")[:batch])
+            if not events:
+                return done
+            routes, rows = routing.routes(fresh=True), []
+            for event in events:
+                rows += [(event.pk, r.id)
+                         for r in routing.takers(event.type, event.subject, routes)]
+            _write_deliveries(rows)
+            Event.objects.filter(pk__in=[e.pk for e in events]).update(fanned_out=True)
+        touched = {subscription_id for _, subscription_id in rows}
+        for subscription_id in touched:
+            queueing.queue_run(subscription_id)
+        done.events += len(events)
+        done.deliveries += len(rows)
+        done.subscriptions |= touched
+        if len(events) < batch:
+            return done
+
+
+def _write_deliveries(rows: list[tuple[int, object]]) -> None:
+    """One pending delivery per (event id, subscription id): one INSERT ... UNNEST on
+    PostgreSQL (core/db.py), thousands of rows at the cost of a few."""
+    now, count = timezone.now(), len(rows)
+    insert_columns(Delivery, {
+        "id": [uuid.uuid4() for _ in range(count)],
+        "event_id": [event_id for event_id, _ in rows],
+        "subscription_id": [subscription_id for _, subscription_id in rows],
+        "state": [DeliveryState.PENDING] * count, "attempts": [0] * count,
+        "next_attempt_at": [now] * count, "pending_since": [now] * count,
+        "created_at": [now] * count, "last_error": [""] * count,
+    })

@@ -1,26 +1,21 @@
-"""Webhook workflows: subscribing, rotating a secret, enabling again, redelivering (the
-periodic sweep: webhooks/sweep.py)."""
+"""Webhook workflows: subscribing (at most WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY per key),
+rotating a secret, enabling again, redelivering (the periodic sweep: webhooks/sweep.py)."""
 
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid
 from registry.authentication import KeyHolder
 from registry.models import KeyScope
 from registry.rpc_transport import host_refusal
-from webhooks import routing
-from webhooks.delivery import PRIVATE_SETTING, scheme_refusal
-from webhooks.models import (
-    ADMIN_EVENT_TYPES,
-    Delivery,
-    DeliveryState,
-    Subscription,
-)
+from webhooks import queueing, routing
+from webhooks.models import ADMIN_EVENT_TYPES, Delivery, DeliveryState, Subscription
 from webhooks.secrets import new_secret, seal
-from webhooks.tasks import QueueRun
+from webhooks.sending import PRIVATE_SETTING, scheme_refusal
 
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 
@@ -48,13 +43,29 @@ def check_subscription(*, holder: KeyHolder, url: str, event_types: list[str]) -
         raise Invalid(errors)
 
 
+# The PostgreSQL advisory locks of subscription creation: (this class, a hash of the key).
+_CREATE_LOCK_CLASS = 0x5EB
+
+
 def subscription_create(*, holder: KeyHolder, **fields) -> tuple[Subscription, str]:
-    """A new subscription of `holder`'s and its secret (shown this once)."""
+    """A new subscription of `holder`'s and its secret (shown this once); a 409 when the key
+    has WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY already (each subscription is a delivery per
+    event: the fan-out is bounded per key)."""
     check_subscription(holder=holder, url=fields["url"], event_types=fields["event_types"])
     secret = new_secret()
-    subscription = Subscription.objects.create(
-        owner=holder.prefix, owner_is_admin=holder.scope == KeyScope.ADMIN,
-        secret_encrypted=seal(secret), **fields)
+    limit = settings.WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY
+    with transaction.atomic():
+        if connection.vendor == "postgresql":  # two creations at once count one after the other
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_CREATE_LOCK_CLASS, holder.prefix])
+        if Subscription.objects.filter(owner=holder.prefix).count() >= limit:
+            raise Conflict(f"This key has {limit} subscriptions, the most allowed "
+                           "(WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY): delete one first.",
+                           code="subscription_limit")
+        subscription = Subscription.objects.create(
+            owner=holder.prefix, owner_is_admin=holder.scope == KeyScope.ADMIN,
+            secret_encrypted=seal(secret), **fields)
     routing.forget()
     return subscription, secret
 
@@ -73,7 +84,7 @@ def subscription_update(subscription: Subscription, *, holder: KeyHolder, **chan
             subscription.disabled_at, subscription.disabled_reason = None, ""
             subscription.deliveries.filter(state=DeliveryState.PENDING).update(
                 next_attempt_at=now, pending_since=now)
-            transaction.on_commit(QueueRun(subscription.pk), robust=True)
+            transaction.on_commit(lambda: queueing.queue_run(subscription.pk), robust=True)
         subscription.save()
     routing.forget()
 
@@ -107,6 +118,7 @@ def delivery_redeliver(delivery: Delivery) -> Delivery:
         Delivery.objects.filter(pk=delivery.pk).update(
             state=DeliveryState.PENDING, next_attempt_at=now, pending_since=now,
             delivered_at=None)
-        transaction.on_commit(QueueRun(delivery.subscription_id), robust=True)
+        transaction.on_commit(lambda: queueing.queue_run(delivery.subscription_id),
+                              robust=True)
     delivery.refresh_from_db()
     return delivery

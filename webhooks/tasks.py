@@ -1,40 +1,42 @@
+"""The webhooks worker's tasks (queue `webhooks`: its own worker, so that no receiver holds up
+lease expiry, tracking or the sweeps on `default`), and the periodic sweep (on `default`)."""
+
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 
-from webhooks.delivery import subscription_deliver
+from webhooks import queueing
+from webhooks.delivery import is_due, subscription_deliver
+from webhooks.outbox import fan_out
 from webhooks.sweep import deliveries_sweep
 
-# A queued delivery run of a subscription is remembered this long, so that a burst of events
-# queues one run (the run forgets it as it starts, then reads every due delivery).
-QUEUED_MARK_SECONDS = 30
+
+@shared_task(name="webhooks.fan_out")
+def fan_out_webhooks() -> dict:
+    """Write the deliveries of the events committed since the last fan-out and queue their
+    subscriptions' runs (queued after each commit that wrote events, and by the sweep)."""
+    cache.delete(queueing.FAN_OUT_MARK)  # events from now on queue another fan-out
+    done = fan_out()
+    return {"events": done.events, "deliveries": done.deliveries}
 
 
 @shared_task(name="webhooks.deliver")
 def deliver_webhooks(subscription_id: str) -> int:
-    """Deliver a subscription's due events, in order (queued after a commit that wrote some,
-    and by the sweep). Safe to run twice at once: one run holds the subscription."""
-    cache.delete(queued_mark(subscription_id))  # events from now on queue another run
-    return subscription_deliver(subscription_id)
+    """Deliver a subscription's due events, in order, for about one attempt's deadline; what
+    is still due then waits for its next run, queued behind the other subscriptions' runs.
+    Safe to run twice at once: one run holds the subscription."""
+    cache.delete(queueing.run_mark(subscription_id))  # events from now on queue another run
+    delivered = subscription_deliver(subscription_id, budget=settings.WEBHOOKS_TIMEOUT_SECONDS)
+    if is_due(subscription_id):
+        queueing.queue_run(subscription_id)
+    return delivered
 
 
 @shared_task(name="webhooks.sweep")
 def sweep_webhooks() -> dict:
-    """Periodic (Celery beat): queue the runs that are due and nobody holds; forget old
-    settled events."""
-    return deliveries_sweep(queue=lambda pk: deliver_webhooks.delay(str(pk))).as_dict()
-
-
-class QueueRun:
-    """After a commit (the outbox's events, a subscription enabled again, a redelivery):
-    queue a delivery run of the subscription, unless one is queued."""
-
-    def __init__(self, subscription_id):
-        self.subscription_id = str(subscription_id)
-
-    def __call__(self):
-        if cache.add(queued_mark(self.subscription_id), 1, QUEUED_MARK_SECONDS):
-            deliver_webhooks.delay(self.subscription_id)
-
-
-def queued_mark(subscription_id) -> str:
-    return f"webhooks:queued:{subscription_id}"
+    """Periodic (Celery beat): queue the runs that are due and nobody holds, a fan-out when
+    events wait for one; forget old settled events."""
+    report = deliveries_sweep(queue=queueing.queue_run)
+    if report.waiting_events:
+        queueing.queue_fan_out()
+    return report.as_dict()

@@ -3,13 +3,13 @@ from rest_framework import serializers
 
 from bindings.jobs import MAX_CLAIM, MAX_RESULTS
 from bindings.models import Workflow, WorkflowState, WorkflowTransition
+from bindings.workflows import BATCH_LIMIT
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 from registry.models import Chain
 
 MAX_IDEMPOTENCY_KEY = 255
-BATCH_LIMIT = 1000  # workflows per POST /workflows/batch
 # A batch's key is the header's with the item's index (bindings/api/views.py): the column
 # holds 255 characters, the index and its separator take up to 4.
 MAX_BATCH_IDEMPOTENCY_KEY = MAX_IDEMPOTENCY_KEY - 4

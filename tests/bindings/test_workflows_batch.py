@@ -112,3 +112,24 @@ def test_a_thousand_workflows_in_one_request(api, document_schema, django_assert
     assert response.status_code == 201
     assert Workflow.objects.filter(state="queued").count() == 1000
     assert WorkflowTransition.objects.count() == 2000
+
+
+def test_items_keyed_one_by_one_are_each_found_or_created(api, document_schema, api_key):
+    """The issuer pages' use of the same service: each item has a key and a fingerprint of
+    its own; a repeat finds the items bound before and creates only the others."""
+    from bindings.workflows import request_fingerprint, workflows_create_many
+    from registry.authentication import authenticate_key
+
+    holder = authenticate_key(api_key)
+
+    def bind(numbers):
+        items = [{"chain_id": 31337, "document_hash": document(n), "data": {}} for n in numbers]
+        return workflows_create_many(holder=holder, items=items,
+                                     keys=[f"doc\x1f{n}" for n in numbers],
+                                     fingerprint=[request_fingerprint(i) for i in items])
+
+    first = bind([0, 1])
+    again = bind([5, 1, 0])
+    assert [created for _, created in again] == [True, False, False]
+    assert [w.pk for w, _ in again[1:]] == [first[1][0].pk, first[0][0].pk]
+    assert Workflow.objects.count() == 3

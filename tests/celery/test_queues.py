@@ -6,19 +6,12 @@ hangs does not hold up another chain's indexing.
 The broker is the test Redis number (TEST_REDIS_URL), emptied before and after: the queues
 have their production names here."""
 
-import os
 import re
-import signal
-import subprocess
 import time
-import uuid
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
-import redis
 from celery import Celery
-from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -27,31 +20,16 @@ from attestations.models import Attestation, IndexCursor
 from bindings.models import Workflow
 from registry.models import RpcEndpoint
 from tests.anvil import closed_url
-from tests.conftest import missing
-from tests.executors.test_celery_worker import database_url
+from tests.celery.compose_workers import ComposeWorkers
 from tests.factories import ChainFactory, EasDeploymentFactory, RpcEndpointFactory
 from tests.hostile_rpc import HostileRpc
-from tests.stack.compose import COMPOSE, command
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif("connection.vendor != 'postgresql'",
                        reason="the worker processes need the test database on a server"),
 ]
-START_DEADLINE = 120  # seconds for a worker to start on a busy machine
 HANG = 20  # seconds the slow chain's endpoint takes to answer
-
-
-@pytest.fixture(scope="module")
-def broker():
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        missing("Redis is not available", "set TEST_REDIS_URL")
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    yield url
-    client.flushdb()
-    client.close()
 
 
 @pytest.fixture
@@ -66,46 +44,15 @@ def workers(broker, tmp_path_factory, django_db_setup):
     """The compose services `worker` and `indexer` (their commands) on the test database
     and broker, started once for the module (a start takes long on a busy machine);
     `workers.log(service)` reads one's log."""
-    import yaml
-
-    services = yaml.safe_load(COMPOSE.read_text())["services"]
-    processes, folder = [], tmp_path_factory.mktemp("workers")
-
-    def log(service: str) -> str:
-        path = folder / f"{service}.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def start(service: str, **env):
-        args = command(services[service]) + [
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "--hostname", f"{service}-{uuid.uuid4().hex[:8]}@%h"]
-        if service == "indexer":
-            args += ["--concurrency", "2"]  # what prefork gives a 2-core machine
-        environment = {**os.environ, "DATABASE_URL": database_url(), "DB_CONN_MAX_AGE": "0",
-                       "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker,
-                       "CACHE_URL": broker, "LOG_LEVEL": "INFO",
-                       "DJANGO_SETTINGS_MODULE": "config.settings", **env}
-        with open(folder / f"{service}.log", "wb") as out:
-            processes.append(subprocess.Popen(args, cwd=settings.BASE_DIR, env=environment,
-                                              stdout=out, stderr=subprocess.STDOUT,
-                                              start_new_session=True))
-
-    start("worker")
-    start("indexer", INDEXER_RPC_TIMEOUT_SECONDS=str(HANG + 10))
-    for service in ("worker", "indexer"):
-        deadline = time.monotonic() + START_DEADLINE
-        while " ready." not in log(service):
-            assert time.monotonic() < deadline, f"{service} did not start:\n{log(service)}"
-            time.sleep(0.2)
-    yield SimpleNamespace(log=log)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+    workers = ComposeWorkers(tmp_path_factory.mktemp("workers"), broker)
+    workers.start("worker")
+    # What prefork gives a 2-core machine.
+    workers.start("indexer", "--concurrency", "2", INDEXER_RPC_TIMEOUT_SECONDS=str(HANG + 10))
+    try:
+        workers.wait_ready()
+        yield workers
+    finally:
+        workers.stop()
 
 
 def wait_for(condition, what: str, log, timeout: float = 30):

@@ -88,6 +88,17 @@ def test_the_webhook_outbox_counts_pending_deliveries_and_those_failing(scrape):
     assert value(found, "webhook_deliveries_retrying") == 1
 
 
+def test_the_oldest_event_waiting_for_its_fan_out_is_timed(scrape):
+    from webhooks.models import Event
+
+    assert value(scrape(), "webhook_fan_out_oldest_age_seconds") == 0
+    Event.objects.create(type="chain.status_changed", data={}, fanned_out=True,
+                         occurred_at=timezone.now() - timedelta(hours=1))  # fanned out: not counted
+    Event.objects.create(type="chain.status_changed", data={},
+                         occurred_at=timezone.now() - timedelta(minutes=10))
+    assert value(scrape(), "webhook_fan_out_oldest_age_seconds") == pytest.approx(600, abs=5)
+
+
 def test_readyz_checks_are_published_as_they_pass_or_fail(scrape):
     found = scrape()
     assert {sample.labels["check"]: sample.value for sample in found["readyz_check_ok"].samples

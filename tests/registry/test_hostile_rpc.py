@@ -119,6 +119,10 @@ def test_nothing_past_the_size_cap_is_read(chain, settings):
     "http://0xa9.254.169.254/",
     "http://[fe80::1]:8545",
     "http://[::ffff:169.254.169.254]/",
+    # IPv6 addresses that reach an embedded IPv4 one: NAT64, 6to4, IPv4-compatible.
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[2002:a9fe:a9fe::1]/",
+    "http://[::169.254.169.254]/",
     "https://metadata.google.internal/computeMetadata/v1/",
     "http://100.100.100.200/",
     "ws://0.0.0.0:8546",
@@ -133,7 +137,11 @@ def test_link_local_and_metadata_addresses_are_refused_on_save(admin, chain, url
 
 
 PRIVATE_URLS = ["http://127.0.0.1:8545", "http://localhost:8545", "http://10.0.0.5:8545",
-                "https://192.168.1.20/rpc", "http://[::1]:8545", "http://[fd12::1]:8545"]
+                "https://192.168.1.20/rpc", "http://[::1]:8545", "http://[fd12::1]:8545",
+                # 127.0.0.1 and 10.0.0.5 through NAT64, 6to4 and IPv4-compatible addresses;
+                # local-use NAT64 is private whatever it embeds.
+                "http://[64:ff9b::7f00:1]:8545", "http://[2002:a00:5::1]:8545",
+                "http://[::10.0.0.5]:8545", "http://[64:ff9b:1::808:808]:8545"]
 
 
 @pytest.mark.parametrize("url", PRIVATE_URLS)
@@ -159,6 +167,16 @@ def test_a_public_name_is_accepted_on_save_without_a_lookup(admin, chain, settin
 
     response = admin.post("/v1/admin/rpc", {"chainId": 31337,
                                             "url": "https://rpc.invalid/v2/key"}, format="json")
+
+    assert response.status_code == 201, response.content
+
+
+@pytest.mark.parametrize("url", ["https://[64:ff9b::808:808]/", "https://[2002:808:808::1]/",
+                                 "https://[::ffff:8.8.8.8]/"])
+def test_an_ipv6_address_that_embeds_a_public_ipv4_one_is_accepted(admin, chain, settings, url):
+    settings.RPC_ALLOW_PRIVATE = False
+
+    response = admin.post("/v1/admin/rpc", {"chainId": 31337, "url": url}, format="json")
 
     assert response.status_code == 201, response.content
 

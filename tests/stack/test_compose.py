@@ -48,6 +48,8 @@ def test_workers_beat_and_the_follower_have_health_checks_of_their_own():
     assert "inspect ping -d celery@$$HOSTNAME" in " ".join(tests["worker"])
     assert "inspect ping -d indexer@$$HOSTNAME" in " ".join(tests["indexer"])
     assert "--hostname indexer@%h" in SERVICES["indexer"]["command"]
+    assert "inspect ping -d webhooks@$$HOSTNAME" in " ".join(tests["webhooks"])
+    assert "--hostname webhooks@%h" in SERVICES["webhooks"]["command"]
     assert tests["beat"][-2:] == ["manage.py", "check_beat"]
     assert tests["follower"][-3:] == ["manage.py", "follow_chains", "--check"]
     assert len({str(test) for test in tests.values()}) == len(tests)  # none borrows another's
@@ -68,7 +70,8 @@ def test_every_queue_the_tasks_are_routed_to_has_a_worker_and_the_follower_runs(
 
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     consumed = consumed_queues()
-    assert consumed == {"worker": ["default"], "indexer": ["index", "probe"]}
+    assert consumed == {"worker": ["default"], "indexer": ["index", "probe"],
+                        "webhooks": ["webhooks"]}
     assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} == {q for qs in consumed.values()
                                                              for q in qs}
     assert command(SERVICES["follower"])[1:] == ["manage.py", "follow_chains"]

@@ -235,7 +235,7 @@ def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itsel
     assert ready.status_code == 200, ready.text
     checks = ready.json()["checks"]
     assert checks["workers"]["workers"] and checks["schedules"]["notRunYet"] == []
-    for service in ("worker", "indexer", "follower", "beat"):
+    for service in ("worker", "indexer", "webhooks", "follower", "beat"):
         check = stack.healthcheck(service)
         assert check.returncode == 0, f"{service}: {check.stdout}{check.stderr}"
     assert all(code is None for code in stack.alive().values()), stack.alive()

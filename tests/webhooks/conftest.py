@@ -27,6 +27,7 @@ from tests.executors.test_celery_worker import (  # noqa: F401
 )
 from webhooks.delivery import subscription_deliver
 from webhooks.models import Subscription
+from webhooks.outbox import fan_out
 
 
 @dataclass
@@ -123,6 +124,14 @@ def subscribe(client: APIClient, url: str, event_types: list[str], **filters) ->
     return response.json()["id"], response.json()["secret"]
 
 
+def deliver(subscription_id) -> int:
+    """The fan-out, then one run of the subscription."""
+    fan_out()
+    return subscription_deliver(subscription_id)
+
+
 def deliver_all() -> int:
-    """What the workers would do after the commits: a run per subscription."""
+    """What the webhooks worker would do after the commits: the fan-out, then a run per
+    subscription."""
+    fan_out()
     return sum(subscription_deliver(pk) for pk in Subscription.objects.values_list("pk", flat=True))

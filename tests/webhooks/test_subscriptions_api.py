@@ -27,6 +27,7 @@ def test_the_secret_is_shown_once_and_stored_encrypted(api, receiver):
 @pytest.mark.parametrize("url", [
     "http://127.0.0.1:9/hook", "https://10.1.2.3/hook", "https://[::1]/hook",
     "https://localhost/hook", "ftp://example.org/hook",
+    "https://[64:ff9b::7f00:1]/hook", "https://[2002:a01:203::1]/hook", "https://[::10.1.2.3]/hook",
 ])
 def test_a_private_or_plain_http_url_is_refused_unless_allowed(api, settings, url):
     settings.WEBHOOKS_ALLOW_PRIVATE = False
@@ -37,16 +38,19 @@ def test_a_private_or_plain_http_url_is_refused_unless_allowed(api, settings, ur
 
 
 def test_link_local_and_metadata_addresses_are_refused_even_when_private_ones_are_allowed(api):
-    for url in ("http://169.254.169.254/latest", "https://metadata.google.internal/x"):
+    for url in ("http://169.254.169.254/latest", "https://metadata.google.internal/x",
+                "http://[64:ff9b::a9fe:a9fe]/latest", "http://[2002:a9fe:a9fe::]/latest",
+                "http://[::169.254.169.254]/latest"):
         response = api.post("/v1/webhooks", {"url": url, "eventTypes": ["chain.status_changed"]},
                             format="json")
         assert response.status_code == 400, url
 
 
-def test_every_connection_checks_the_address_it_reaches(api, settings, chain, admin):
+@pytest.mark.parametrize("url", ["https://127.0.0.1:9/hook", "https://localhost:9/hook"])
+def test_every_connection_checks_the_address_it_reaches(api, settings, chain, admin, url):
     # Saved while private addresses were allowed, delivered after they no longer are: the
     # address is checked where the connection is made (a name may resolve anywhere later).
-    subscription_id, _ = subscribe(api, "https://127.0.0.1:9/hook", ["chain.status_changed"])
+    subscription_id, _ = subscribe(api, url, ["chain.status_changed"])
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     admin.patch("/v1/admin/chains/31337/status", {"status": "inactive"}, format="json")
     deliver_all()
@@ -120,3 +124,18 @@ def test_a_document_hash_filter_is_cleared_with_null(api, receiver):
     cleared = api.patch(f"/v1/webhooks/{subscription_id}", {"documentHash": None}, format="json")
     assert cleared.status_code == 200 and cleared.json()["documentHash"] is None
     assert Subscription.objects.get().document_hash == ""
+
+
+def test_a_key_has_at_most_the_cap_of_subscriptions_then_a_409(api, receiver, settings):
+    settings.WEBHOOKS_MAX_SUBSCRIPTIONS_PER_KEY = 3
+    ids = [subscribe(api, receiver.url, ["chain.status_changed"])[0] for _ in range(3)]
+
+    refused = api.post("/v1/webhooks", {"url": receiver.url,
+                                        "eventTypes": ["chain.status_changed"]}, format="json")
+    body = assert_problem(refused, 409, "subscription_limit")
+    assert "3 subscriptions" in body["detail"] and len(refused.content) < 1000
+    assert Subscription.objects.count() == 3
+    # The cap is per key: another key subscribes; one deleted makes room again.
+    subscribe(client_for(make_key(KeyScope.API)), receiver.url, ["chain.status_changed"])
+    assert api.delete(f"/v1/webhooks/{ids[0]}").status_code == 204
+    subscribe(api, receiver.url, ["chain.status_changed"])

@@ -15,6 +15,7 @@ from django.db import connection
 from tests.bindings.conftest import bind
 from tests.webhooks.conftest import subscribe
 from webhooks.models import Delivery, Subscription
+from webhooks.outbox import fan_out
 from webhooks.sweep import deliveries_sweep
 
 pytestmark = [
@@ -45,9 +46,9 @@ def test_a_worker_sigkilled_mid_delivery_is_redelivered_with_the_same_id(
     monkeypatch.setenv("WEBHOOKS_CLAIM_SECONDS", str(CLAIM_SECONDS))
     monkeypatch.setenv("WEBHOOKS_TIMEOUT_SECONDS", "2")
     monkeypatch.setenv("WEBHOOKS_ALLOW_PRIVATE", "true")
-    monkeypatch.setattr("webhooks.tasks.QueueRun.__call__", lambda self: None)  # no eager run
     subscription_id, secret = subscribe(api, receiver.url, ["workflow.state_changed"])
     bind(api)
+    fan_out()
     receiver.hold = release = threading.Event()
 
     worker = start_worker()

@@ -3,27 +3,13 @@
 // /verify/0x<hash>?format=json (the API's answer); the browser then goes to the verdict's
 // server-rendered page: the first hash that verifies, else the first one whose answer says
 // why not (other than "not found"), else the default's.
-// SHA-256 with Web Crypto (secure contexts), else @noble/hashes; keccak-256 with @noble/hashes
-// (installed by scripts/web_assets.sh). Should this module not load, the picker stays hidden.
-import { sha256 } from "./vendor/noble-hashes/sha2.js";
-import { keccak_256 } from "./vendor/noble-hashes/sha3.js";
+// The hashing is hashing.js's, shared with the issuer pages (streaming; SHA-256 with Web
+// Crypto where it can, @noble/hashes otherwise). Should it not load, the picker stays hidden.
+import { hashFile } from "./hashing.js";
 
 const drop = document.getElementById("drop");
 const input = document.getElementById("file");
 const status = document.getElementById("file-status");
-
-const hex = (bytes) => "0x" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-async function hash(algorithm, bytes) {
-  if (algorithm === "sha256") {
-    if (globalThis.crypto && crypto.subtle) {
-      return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-    }
-    return hex(sha256(bytes));
-  }
-  if (algorithm === "keccak256") return hex(keccak_256(bytes));
-  throw new Error(`unknown hash algorithm ${algorithm}`);
-}
 
 async function lookUp(documentHash) {
   const response = await fetch(`${drop.dataset.verifyUrl}/${documentHash}?format=json`,
@@ -38,12 +24,12 @@ async function lookUp(documentHash) {
 
 async function check(file) {
   status.textContent = `Hashing ${file.name} in your browser…`;
-  const bytes = new Uint8Array(await file.arrayBuffer());
   const algorithms = drop.dataset.algorithms.split(",");
+  const hashes = await hashFile(file, algorithms);
   let target = null;
   let explained = null;
   for (const algorithm of algorithms) {
-    const documentHash = await hash(algorithm, bytes);
+    const documentHash = hashes[algorithm];
     target = target || documentHash;
     status.textContent = `Looking up the ${algorithm} hash of ${file.name}…`;
     const answer = await lookUp(documentHash);

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('webhooks', '0002_watch_plural'),
+        ('webhooks', '0003_event_fan_out'),
     ]
 
     operations = [
