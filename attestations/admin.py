@@ -141,7 +141,8 @@ class IndexCursorAdmin(ReadOnlyAdmin):
     def skipped_list(self, obj):
         return format_html_join(
             mark_safe("<br>"), "{} #{} {} {}: {}",
-            ((s["block"], s["logIndex"], s["txHash"], s["uid"] or "-", s["reason"])
+            ((s["block"], "-" if s["logIndex"] is None else s["logIndex"], s["txHash"],
+              s["uid"] or "-", s["reason"])
              for s in reversed(obj.skipped))) or "none"
 
     @admin.display(description="last error")

@@ -137,15 +137,21 @@ def attest(w3: Web3, eas_address: str, *, schema_uid: str, data: bytes,
     return uid, receipt
 
 
-def multi_attest(w3: Web3, eas_address: str, *, schema_uid: str, data: list[bytes],
-                 recipient: str = ZERO_ADDRESS, expiration_time: int = 0,
-                 revocable: bool = True, ref_uid: str = ZERO_UID, sender: str):
-    """Attest each item of `data` under one schema in one transaction; returns their uids."""
-    contract = _eas(w3, eas_address)
+def multi_attest_call(w3: Web3, eas_address: str, *, schema_uid: str, data: list[bytes],
+                      recipient: str = ZERO_ADDRESS, expiration_time: int = 0,
+                      revocable: bool = True, ref_uid: str = ZERO_UID):
+    """The multiAttest call of each item of `data` under one schema, to send."""
     items = [_request_data(item, recipient, expiration_time, revocable, ref_uid, 0)
              for item in data]
-    call = contract.functions.multiAttest([(_uid_bytes(schema_uid), items)])
-    return _attested_uids(contract, _send(w3, call, sender, "Attesting many"))
+    return _eas(w3, eas_address).functions.multiAttest([(_uid_bytes(schema_uid), items)])
+
+
+def multi_attest(w3: Web3, eas_address: str, *, schema_uid: str, data: list[bytes],
+                 sender: str, **options):
+    """Attest each item of `data` under one schema in one transaction; returns their uids.
+    `options`: multi_attest_call's."""
+    call = multi_attest_call(w3, eas_address, schema_uid=schema_uid, data=data, **options)
+    return _attested_uids(_eas(w3, eas_address), _send(w3, call, sender, "Attesting many"))
 
 
 def revoke(w3: Web3, eas_address: str, *, schema_uid: str, uid: str, sender: str):

@@ -16,10 +16,7 @@ def index_one_chain(chain_id: int) -> dict:
     skipped (its lock is held) and the run in hand goes once more. A first run over a long
     chain may take long: at the soft limit it stops between two writes (each range is its
     own transaction) and the next run resumes from the cursor."""
-    chain = indexed_chains().filter(pk=chain_id).first()
-    if chain is None:
-        return {"chainId": chain_id, "skipped": "not an active chain with deployments to index"}
-    return index_chain(chain).as_dict()
+    return index_chain(chain_id).as_dict()
 
 
 @shared_task(name="attestations.index_chains")

@@ -22,13 +22,19 @@ It attests `--count` random document hashes one after the other and prints the s
 """
 
 import argparse
+import json
 import math
+import os
+import re
 import secrets
 import statistics
 import sys
 import threading
 import time
+from contextlib import ExitStack
+from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import requests
 
@@ -127,6 +133,135 @@ class VerifyWatch(_Poller):
         return not self.pending
 
 
+class HeadClock:
+    """A newHeads subscription on the node's websocket (anvil answers ws on its http port):
+    when each block was pushed, as the follower is told of it (the stages' start)."""
+
+    def __init__(self, rpc_url: str):
+        self.url = "ws" + rpc_url.removeprefix("http")
+        self.first_seen: dict[int, float] = {}
+
+    def __enter__(self):
+        from websockets.sync.client import connect
+
+        self._ws = connect(self.url, compression=None).__enter__()
+        self._ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_subscribe",
+                                  "params": ["newHeads"]}))
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._ws.close()
+        self._thread.join(timeout=5)
+
+    def _run(self):
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for raw in self._ws:
+                now, message = time.time(), json.loads(raw)
+                if message.get("method") == "eth_subscription":
+                    self.first_seen.setdefault(int(message["params"]["result"]["number"], 16),
+                                               now)
+        except ConnectionClosed:
+            pass
+
+
+class RowWatch(_Poller):
+    """Asks the database every 10 ms which of the document hashes given to it have an
+    attestation row: when the index run's commit made each visible (10 ms late at most)."""
+
+    every = 0.01
+
+    def __init__(self, database_url: str):
+        import psycopg
+
+        self.connection = psycopg.connect(database_url, autocommit=True)
+        self.pending: set[str] = set()
+        self.committed_at: dict[str, float] = {}
+
+    def add(self, document_hash: str) -> None:
+        self.pending.add(document_hash)
+
+    def poll(self):
+        pending = list(self.pending)
+        if not pending:
+            return
+        rows = self.connection.execute(
+            "SELECT document_hash FROM attestations_attestation WHERE document_hash = ANY(%s)",
+            [pending]).fetchall()
+        now = time.time()
+        for (document_hash,) in rows:
+            self.committed_at.setdefault(document_hash, now)
+            self.pending.discard(document_hash)
+
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
+        self.connection.close()
+
+
+_CELERY_LINE = re.compile(r"Task attestations\.index_chain\[(?P<id>[^\]]+)\] (?:received|"
+                          r"succeeded in (?P<runtime>[0-9.e-]+)s: .*'head': (?P<head>\d+))")
+
+
+def index_runs(log: Path) -> list[dict]:
+    """The index runs of the stack's indexer log (Celery's own lines, JSON format): each
+    {received, started, ended, head}, times as time.time()."""
+    runs: dict[str, dict] = {}
+    for line in log.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        match = _CELERY_LINE.search(entry.get("message", ""))
+        if not match:
+            continue
+        at = datetime.strptime(entry["time"], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        run = runs.setdefault(match["id"], {})
+        if match["runtime"] is None:
+            run["received"] = at
+        else:
+            run.update(ended=at, started=at - float(match["runtime"]), head=int(match["head"]))
+    return [run for run in runs.values() if {"received", "ended"} <= set(run)]
+
+
+STAGES = ("mined -> head pushed (websocket)", "head pushed -> run received (follower, broker)",
+          "received -> run started", "started -> committed (in the database)",
+          "committed -> verify said true", "head pushed -> verify said true")
+
+
+def stages(clock: BlockClock, heads: HeadClock, rows: RowWatch, watch: VerifyWatch,
+           blocks: dict[str, int], runs: list[dict]) -> list[tuple[float, ...]]:
+    """Per document, the seconds of each of STAGES ("mined": the clock's poll, up to 20 ms
+    late). Its run is the first to end, after its head was pushed, with its block read."""
+    measured = []
+    for document, block in blocks.items():
+        pushed = heads.first_seen.get(block)
+        committed, verified = rows.committed_at.get(document), watch.verified_at.get(document)
+        if None in (pushed, committed, verified):
+            continue
+        done = [run for run in runs if run["head"] >= block and run["ended"] >= pushed]
+        if not done:
+            continue
+        run = min(done, key=lambda r: r["ended"])
+        measured.append((pushed - clock.mined_at(block), run["received"] - pushed, run["started"] - run["received"],
+                         committed - run["started"], verified - committed, verified - pushed))
+    return measured
+
+
+def describe_stages(rows: list[tuple[float, ...]]) -> str:
+    if not rows:
+        return "stages: none measured"
+    lines = [f"stages of {len(rows)} documents, p50 / p99 in ms (each stage's own "
+             "percentiles: they do not add up):"]
+    for n, name in enumerate(STAGES):
+        values = [row[n] for row in rows]
+        lines.append(f"  {name:<46} {1000 * percentile(values, 0.5):7.1f} / "
+                     f"{1000 * percentile(values, 0.99):7.1f}")
+    return "\n".join(lines)
+
+
 def freshness(clock: BlockClock, watch: VerifyWatch, blocks: dict[str, int]) -> list[float]:
     """Seconds from mined to verified of each document hash that verified."""
     return sorted(watch.verified_at[h] - clock.mined_at(block) for h, block in blocks.items()
@@ -154,33 +289,133 @@ def describe(result: dict) -> str:
             + ("" if result["ok"] else "  ** MISSED **"))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--service", required=True, help="the service's URL")
-    parser.add_argument("--api-key", required=True)
-    parser.add_argument("--rpc", required=True, help="the chain's RPC URL (anvil)")
-    parser.add_argument("--eas", required=True, help="the EAS contract's address")
-    parser.add_argument("--schema", required=True, help="a `bytes32 documentHash` schema uid")
-    parser.add_argument("--count", type=int, default=30)
-    args = parser.parse_args()
+def run_on_stack(args) -> None:
+    """Start anvil (a block every second) and the compose stack, attest `--count` documents
+    one after the other, and print the freshness and where its time goes (`stages`)."""
+    import shutil
+    import tempfile
 
-    from web3 import HTTPProvider, Web3
+    import psycopg
+    import redis
 
+    from bench.binding import CHAIN_ID, start_stack
+    from tests.stack.compose import database_url
+    from tests.stack.test_stack import Client, readme_keys, register
+
+    base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/freshness")
+    name = f"{urlsplit(base).path.strip('/') or 'freshness'}_freshness"
+    admin_db = database_url(base, "postgres")
+    with psycopg.connect(admin_db, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/9")
+    redis.Redis.from_url(redis_url).flushdb()
+    folder = Path(tempfile.mkdtemp(prefix="freshness-"))
+    node, deployed, schema = _chain(CHAIN_ID)
+    stack = None
+    try:
+        stack = start_stack(folder, database_url(base, name), redis_url, "2")
+        client = Client(stack.url, readme_keys(stack))
+        register(client, node, deployed.deployment)
+        client.admin("trusted-attesters", {"chainId": CHAIN_ID, "address": deployed.sender,
+                                           "note": "freshness"})
+        _wait(lambda: "websocket" in stack.healthcheck("follower").stdout,
+              "the follower follows the websocket", 90)
+        time.sleep(3)  # a few quiet blocks: the first runs' catching up is not measured
+        seconds, stage_rows = measure(node.url, stack.url, client.keys["api"], deployed.w3,
+                                      deployed.deployment.eas, schema, deployed.sender,
+                                      args.count, {"database": database_url(base, name),
+                                                   "indexer_log": folder / "indexer.log"})
+        print(describe(summary(seconds, 1.0)))
+        print(describe_stages(stage_rows))
+    finally:
+        if stack is not None:
+            stack.stop()
+        node.stop()
+        if args.keep_logs:
+            print(f"the processes' logs are in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+        with psycopg.connect(admin_db, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        redis.Redis.from_url(redis_url).flushdb()
+
+
+def _chain(chain_id: int):
+    """anvil mining a block a second, with the EAS contracts and the document schema."""
+    from attestations import eas
+    from tests.anvil import Anvil
+    from tests.conftest import deploy_eas_on
+
+    node = Anvil(chain_id=chain_id).start()
+    deployed = deploy_eas_on(node)
+    schema = eas.register_schema(deployed.w3, deployed.deployment.schema_registry,
+                                 "bytes32 documentHash", sender=deployed.sender)
+    node.rpc("evm_setIntervalMining", [1])
+    return node, deployed, schema
+
+
+def _wait(check, what: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{what}: not within {timeout} s")
+        time.sleep(0.5)
+
+
+def measure(rpc_url, service_url, api_key, w3, eas_address, schema, sender, count,
+            stack=None):
+    """Attest `count` documents one after the other: (freshness in seconds, stage rows);
+    the stages with a `stack` (a dict: its database URL, its indexer's log) only."""
     from attestations import eas
 
-    w3 = Web3(HTTPProvider(args.rpc))
-    sender = w3.eth.accounts[0].lower()
     blocks = {}
-    with BlockClock(args.rpc) as clock, VerifyWatch(args.service, args.api_key) as watch:
-        for _ in range(args.count):
+    with ExitStack() as watches:
+        clock = watches.enter_context(BlockClock(rpc_url))
+        watch = watches.enter_context(VerifyWatch(service_url, api_key))
+        if stack:
+            heads = watches.enter_context(HeadClock(rpc_url))
+            rows = watches.enter_context(RowWatch(stack["database"]))
+        for _ in range(count):
             document = "0x" + secrets.token_hex(32)
-            _, receipt = eas.attest(w3, args.eas, schema_uid=args.schema,
+            _, receipt = eas.attest(w3, eas_address, schema_uid=schema,
                                     data=bytes.fromhex(document[2:]), sender=sender)
             blocks[document] = receipt["blockNumber"]
             watch.add(document)
+            if stack:
+                rows.add(document)
         if not watch.wait(60):
             print(f"{len(watch.pending)} document(s) not verified within 60 s", file=sys.stderr)
-        print(describe(summary(freshness(clock, watch, blocks), clock.block_time())))
+    seconds = freshness(clock, watch, blocks)
+    if not stack:
+        return seconds, []
+    return seconds, stages(clock, heads, rows, watch, blocks, index_runs(stack["indexer_log"]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--service", help="the service's URL (without it: a stack of its own)")
+    parser.add_argument("--api-key")
+    parser.add_argument("--rpc", help="the chain's RPC URL (anvil)")
+    parser.add_argument("--eas", help="the EAS contract's address")
+    parser.add_argument("--schema", help="a `bytes32 documentHash` schema uid")
+    parser.add_argument("--count", type=int, default=50)
+    parser.add_argument("--keep-logs", action="store_true", help="keep the stack's logs")
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    if args.service is None:
+        run_on_stack(args)
+        return
+
+    from web3 import HTTPProvider, Web3
+
+    w3 = Web3(HTTPProvider(args.rpc))
+    seconds, _ = measure(args.rpc, args.service, args.api_key, w3, args.eas, args.schema,
+                         w3.eth.accounts[0].lower(), args.count)
+    print(describe(summary(seconds, 1.0)))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,15 @@ Target: 2 workers >= 1.6 x the rate of 1 (on a 2-core machine).
     .venv/bin/python bench/indexer.py --chains 8 [--attestations 5000] [--rounds 3]
         [--broker redis://127.0.0.1:6379/0]
 
+A busy chain (`--dense N`): N attestations (default 20,000) packed into blocks of
+`--per-block` (default all in one), so that one block's logs pass the transport's 10 MiB cap
+(RPC_RESPONSE_MAX_BYTES): the indexer shrinks its ranges to one block and reads that block
+from its transactions' receipts. Printed: the blocks, the size of one block's getLogs answer
+against the cap, and per round (after a rollback) the seconds and attestations/s of
+`index_chain`, and its ranges. Target: every attestation indexed, no record skipped.
+
+    .venv/bin/python bench/indexer.py --dense 20000 [--per-block 20000] [--rounds 2]
+
 Set DATABASE_URL to use another database (default: a local PostgreSQL `chain_registry_bench`).
 Everything it inserts is removed at the end, and the anvils it started are stopped.
 """
@@ -97,6 +106,39 @@ def bare_raw(url: str, eas_address: str, from_block: int, range_size: int,
     return count
 
 
+def bench_chain(url: str, eas):
+    """The node as the bench chain, with its schema registry and EAS deployments."""
+    from registry.models import Chain, ContractName, ContractVersion, Deployment, RpcEndpoint
+
+    Chain.objects.filter(pk=BENCH_CHAIN).delete()
+    chain = Chain.objects.create(chain_id=BENCH_CHAIN, name="Bench anvil",
+                                 short_name="bench-indexer", confirmations=2)
+    RpcEndpoint.objects.create(chain=chain, url=url, provider="bench")
+    name, _ = ContractName.objects.get_or_create(name="bench-eas")
+    version, _ = ContractVersion.objects.get_or_create(contract_name=name, version="1.4.0",
+                                                       defaults={"abi": []})
+    deployments = [
+        Deployment.objects.create(chain=chain, contract_version=version, kind=kind,
+                                  address=address, start_block=block)
+        for kind, address, block in (
+            ("schema_registry", eas.schema_registry, eas.schema_registry_block),
+            ("eas", eas.eas, eas.eas_block))
+    ]
+    return chain, deployments
+
+
+def remove_chain(chain) -> None:
+    """Everything the bench chain brought."""
+    from attestations.models import Attestation, IndexCursor, Schema
+    from registry.models import Deployment
+
+    IndexCursor.objects.filter(chain=chain).delete()
+    Attestation.objects.filter(chain=chain).delete()
+    Schema.objects.filter(chain=chain).delete()
+    Deployment.objects.filter(chain=chain).delete()
+    chain.delete()
+
+
 def project_run(chain, deployments) -> tuple[float, int]:
     """Roll everything back (not timed), then index the chain: (seconds, attestations)."""
     from attestations.indexer import index_chain, store
@@ -109,6 +151,7 @@ def project_run(chain, deployments) -> tuple[float, int]:
     report = index_chain(chain)
     elapsed = time.perf_counter() - started
     assert report.ok, report.as_dict()
+    project_run.ranges = sum(d.ranges for d in report.deployments)
     return elapsed, Attestation.objects.filter(chain=chain).count()
 
 
@@ -127,6 +170,56 @@ def peak_memory(chain, deployments, from_block: int) -> float:
     return peak / 2**20
 
 
+def dense_case(args) -> None:
+    """--dense: the indexer on a chain whose blocks hold more than one answer may."""
+    import requests
+    from django.conf import settings
+    from web3 import HTTPProvider, Web3
+
+    from attestations import eas as eas_contracts
+    from attestations.eas import deploy_eas
+    from attestations.indexer import events
+    from attestations.models import IndexCursor
+    from tests.anvil import Anvil
+    from tests.dense_chain import attest_densely
+
+    node = Anvil(chain_id=BENCH_CHAIN).start()
+    chain = None
+    try:
+        w3 = Web3(HTTPProvider(node.url))
+        sender = w3.eth.accounts[0].lower()
+        eas = deploy_eas(w3, sender=sender)
+        schema_uid = eas_contracts.register_schema(w3, eas.schema_registry,
+                                                   "bytes32 documentHash", sender=sender)
+        started = time.perf_counter()
+        blocks = attest_densely(node, w3, eas.eas, schema_uid=schema_uid, sender=sender,
+                                count=args.dense, per_tx=100, per_block=args.per_block)
+        answer = requests.post(node.url, timeout=120, json={
+            "jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [{
+                "address": eas.eas, "topics": [events.EAS_TOPICS],
+                "fromBlock": hex(blocks[0]), "toBlock": hex(blocks[0])}]}).content
+        cap = settings.RPC_RESPONSE_MAX_BYTES
+        say(f"attested {args.dense:,} documents in {len(blocks)} block(s) "
+            f"({time.perf_counter() - started:.1f} s); block {blocks[0]}'s getLogs answer: "
+            f"{len(answer) / 2**20:.1f} MiB, the cap {cap / 2**20:.1f} MiB "
+            f"({'over' if len(answer) > cap else 'under'} it)")
+        chain, deployments = bench_chain(node.url, eas)
+        rates = []
+        for round_ in range(1, args.rounds + 1):
+            elapsed, indexed = project_run(chain, deployments)
+            cursor = IndexCursor.objects.get(deployment=deployments[1])
+            ranges = project_run.ranges
+            assert indexed == args.dense and not cursor.skipped, (indexed, cursor.skipped)
+            rates.append(indexed / elapsed)
+            say(f"round {round_}: {indexed:,} attestations indexed in {elapsed:.1f} s "
+                f"({rates[-1]:,.0f}/s), {ranges} range(s), none skipped")
+        say(f"median: {statistics.median(rates):,.0f} attestations/s on the dense chain")
+    finally:
+        if chain is not None:
+            remove_chain(chain)
+        node.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--attestations", type=int, default=None,
@@ -137,6 +230,10 @@ def main():
     parser.add_argument("--memory-range", type=int, default=10)
     parser.add_argument("--chains", type=int, default=0,
                         help="index this many anvils in parallel through Celery workers")
+    parser.add_argument("--dense", type=int, default=0, metavar="N",
+                        help="N attestations in few blocks, one block over the 10 MiB cap")
+    parser.add_argument("--per-block", type=int, default=None,
+                        help="attestations per block with --dense (default: all in one)")
     parser.add_argument("--broker", default=os.environ.get("CELERY_BROKER_URL",
                                                            "redis://127.0.0.1:6379/0"),
                         help="the Redis broker of the workers (--chains)")
@@ -146,15 +243,17 @@ def main():
 
         run_chains(args)
         return
+    django_database()
+    if args.dense:
+        dense_case(args)
+        return
     args.attestations = args.attestations or 10_000
 
-    django_database()
     from django.conf import settings
     from web3 import HTTPProvider, Web3
 
     from attestations.eas import deploy_eas
-    from attestations.models import Attestation, IndexCursor, Schema
-    from registry.models import Chain, ContractName, ContractVersion, Deployment, RpcEndpoint
+    from attestations.models import IndexCursor
     from tests.anvil import Anvil
 
     node = Anvil(chain_id=BENCH_CHAIN).start()
@@ -168,20 +267,7 @@ def main():
         say(f"attested {args.attestations} documents in {w3.eth.block_number - eas.eas_block} "
             f"blocks ({args.per_tx} per multiAttest) in {time.perf_counter() - started:.1f} s")
 
-        Chain.objects.filter(pk=BENCH_CHAIN).delete()
-        chain = Chain.objects.create(chain_id=BENCH_CHAIN, name="Bench anvil",
-                                     short_name="bench-indexer", confirmations=2)
-        RpcEndpoint.objects.create(chain=chain, url=node.url, provider="bench")
-        name, _ = ContractName.objects.get_or_create(name="bench-eas")
-        version, _ = ContractVersion.objects.get_or_create(contract_name=name, version="1.4.0",
-                                                           defaults={"abi": []})
-        deployments = [
-            Deployment.objects.create(chain=chain, contract_version=version, kind=kind,
-                                      address=address, start_block=block)
-            for kind, address, block in (
-                ("schema_registry", eas.schema_registry, eas.schema_registry_block),
-                ("eas", eas.eas, eas.eas_block))
-        ]
+        chain, deployments = bench_chain(node.url, eas)
 
         rates = {"bare web3.py": [], "raw JSON-RPC": [], "project": []}
         batch = settings.INDEXER_CALL_BATCH_SIZE
@@ -215,11 +301,7 @@ def main():
             f"{peak:.1f} MiB over {blocks} blocks" for blocks, peak in peaks))
     finally:
         if chain is not None:
-            IndexCursor.objects.filter(chain=chain).delete()
-            Attestation.objects.filter(chain=chain).delete()
-            Schema.objects.filter(chain=chain).delete()
-            Deployment.objects.filter(chain=chain).delete()
-            chain.delete()
+            remove_chain(chain)
         node.stop()
 
 

@@ -4,6 +4,7 @@ import logging.config
 import os
 
 from celery import Celery, signals
+from django.db import close_old_connections
 
 from core.request_id import request_id_var
 
@@ -35,6 +36,16 @@ def capture_warnings(**_):
     """Python warnings as log lines: the worker warns (running as root, ...) before it sets
     up logging, by then configured by django.setup()."""
     logging.captureWarnings(True)
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def reuse_database_connections(task=None, **_):
+    """A worker's database connections live as the web's do between requests: closed when
+    broken or older than CONN_MAX_AGE, health-checked before reuse (settings,
+    CELERY_DB_REUSE_MAX). An eager task runs in its caller's connection and leaves it be."""
+    if task is not None and not getattr(task.request, "is_eager", False):
+        close_old_connections()
 
 
 @signals.before_task_publish.connect

@@ -311,6 +311,9 @@ INDEXER_TARGET_LOGS = env.positive_int("INDEXER_TARGET_LOGS", default=2_000)
 INDEXER_CALL_BATCH_SIZE = env.positive_int("INDEXER_CALL_BATCH_SIZE", default=200)
 INDEXER_MIN_REORG_WINDOW = env.positive_int("INDEXER_MIN_REORG_WINDOW", default=64)
 INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", default=10)
+# A process's index runs of a chain share its chain client (the endpoints' order read once,
+# HTTP connections kept) for this long at most; a run that fails drops it (0: one per run).
+INDEXER_CLIENT_SECONDS = env.non_negative_int("INDEXER_CLIENT_SECONDS", default=10)
 
 # What a documentHash is the hash of a file's bytes with (core/document_hash.py): the
 # algorithms accepted, the default first. Shown in GET /chains; the verify_document command
@@ -417,6 +420,11 @@ CELERY_BEAT_SYNC_EVERY = 1
 CELERY_TIMEZONE = TIME_ZONE
 # Worker and beat log through LOGGING below (config/celery.py), not Celery's own handler.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery's Django fix-up closes the database connections before and after every task unless
+# DB_REUSE_MAX is set: a new PostgreSQL session per task, which cost an index run more than
+# its queries. Workers keep theirs as the web does (CONN_MAX_AGE, the health check before
+# reuse: config/celery.py); the fix-up closes them every DB_REUSE_MAX tasks as well.
+CELERY_DB_REUSE_MAX = 1000
 # The periodic tasks' results are read by no one: not stored. A caller that waits for one
 # asks for it per message (send_task(..., ignore_result=False)), and it is stored in
 # CELERY_RESULT_BACKEND for CELERY_RESULT_EXPIRES seconds.

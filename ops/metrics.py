@@ -159,13 +159,19 @@ class StateCollector:
         success = GaugeMetricFamily("attestations_index_last_success_timestamp_seconds",
                                     "When the indexer's last run of the deployment succeeded.",
                                     labels=labels)
+        skipped = GaugeMetricFamily(
+            "attestations_index_skipped_records",
+            "Records the indexer could not store or read and went past (the latest "
+            f"{IndexCursor.SKIPPED_KEPT}, listed with the reason on the cursor in the admin).",
+            labels=labels)
         for cursor in IndexCursor.objects.all():
             ids = [str(cursor.chain_id), str(cursor.deployment_id)]
             if cursor.lag is not None:
                 lag.add_metric(ids, cursor.lag)
             if cursor.last_success_at is not None:
                 success.add_metric(ids, cursor.last_success_at.timestamp())
-        yield from (lag, success)
+            skipped.add_metric(ids, len(cursor.skipped))
+        yield from (lag, success, skipped)
 
     def _workflows(self):
         from bindings.models import Workflow, WorkflowState

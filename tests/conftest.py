@@ -28,11 +28,13 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute), no key
-    remembered by the process, and every breaker closed (a test's hung or closed server
-    must not leave the next test without its cache or database)."""
+    """Each test starts with an empty cache (keys are cached for a minute), nothing
+    remembered by the process (keys, subscriptions, the indexer's chain clients), and every
+    breaker closed (a test's hung or closed server must not leave the next test without its
+    cache or database)."""
     from django.core.cache import cache
 
+    from attestations.indexer import forget_clients
     from core import cache as cache_module
     from core import throttling
     from core.postgresql import base as postgresql
@@ -47,6 +49,7 @@ def _empty_cache():
         throttling._here.clear()
         forget_recent()
         routing.forget()  # subscriptions of an earlier test were rolled back
+        forget_clients()  # chain clients over the endpoints of an earlier test
 
     start_over()
     yield

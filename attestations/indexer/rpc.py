@@ -8,6 +8,7 @@ provider's answers as they come and decodes the few fields it needs.
 from web3 import Web3
 
 from registry.chain_client import NoEndpointAvailable
+from registry.rpc_transport import ResponseTooLarge
 
 # What providers answer when a getLogs range holds too much (geth, erigon, Alchemy, Infura,
 # QuickNode, Ankr, anvil...): the indexer then shrinks the range.
@@ -32,8 +33,25 @@ def is_range_too_large(exc: Exception) -> bool:
     """Whether a smaller block range may succeed where this failed."""
     if isinstance(exc, RpcError):
         return exc.code == LIMIT_EXCEEDED or any(marker in exc.message.lower() for marker in _TOO_MUCH)
-    # Every endpoint timed out: the range may be what takes so long.
-    return isinstance(exc, NoEndpointAvailable) and "timed out" in str(exc)
+    # Every endpoint timed out (the range may be what takes so long), or an answer was over
+    # our own cap: a provider's "range too large" in all but name.
+    return isinstance(exc, NoEndpointAvailable) and (
+        "timed out" in str(exc) or is_over_cap(exc))
+
+
+def is_over_cap(exc: Exception) -> bool:
+    """Whether the transport refused an answer for its size (RPC_RESPONSE_MAX_BYTES): the
+    same request will never fit, on any endpoint."""
+    return isinstance(exc, NoEndpointAvailable) and ResponseTooLarge.category in str(exc)
+
+
+class _Oversized:
+    def __repr__(self):
+        return "OVERSIZED"
+
+
+# The result `batches` gives a request whose answer alone is over RPC_RESPONSE_MAX_BYTES.
+OVERSIZED = _Oversized()
 
 
 def call(w3: Web3, method: str, params: list):
@@ -61,8 +79,41 @@ def batch(w3: Web3, requests: list[tuple[str, list]]) -> list:
     return results
 
 
+def batches(w3: Web3, requests: list[tuple[str, list]], size: int) -> list:
+    """The results of `requests`, sent `size` to a JSON-RPC batch, in order. A batch whose
+    answer is too large (over our cap, or a provider's size limit) is sent again in halves;
+    a request whose answer alone is over our cap gets OVERSIZED, for the caller to report.
+    Timeouts and other failures raise, as in `batch`."""
+    results, start = [], 0
+    while start < len(requests):
+        chunk = requests[start:start + size]
+        try:
+            results += batch(w3, chunk)
+        except Exception as exc:
+            too_large = is_over_cap(exc) or (isinstance(exc, RpcError) and is_range_too_large(exc))
+            if len(chunk) > 1 and too_large:
+                size = len(chunk) // 2
+                continue
+            if len(chunk) > 1 or not is_over_cap(exc):
+                raise
+            results.append(OVERSIZED)
+        start += len(chunk)
+    return results
+
+
 def block_number(w3: Web3) -> int:
     return int(call(w3, "eth_blockNumber", []), 16)
+
+
+def head_and_hashes(w3: Web3, numbers: list[int]) -> tuple[int, str, dict[int, str | None]]:
+    """(the head's number, its hash, {number: hash} of these blocks now), in one batch: an
+    index run learns the head and checks its cursors' newest blocks in one round trip."""
+    head, *blocks = batch(w3, [("eth_getBlockByNumber", ["latest", False])]
+                          + [("eth_getBlockByNumber", [hex(n), False]) for n in numbers])
+    if not isinstance(head, dict):
+        raise RpcError("eth_getBlockByNumber", {"message": "no latest block"})
+    return (int(head["number"], 16), head["hash"].lower(),
+            {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)})
 
 
 def block_hashes(w3: Web3, numbers: list[int]) -> dict[int, str | None]:
@@ -71,18 +122,24 @@ def block_hashes(w3: Web3, numbers: list[int]) -> dict[int, str | None]:
     return {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)}
 
 
+def logs_filter(address: str, topics: list[str], from_block: int, to_block: int) -> list:
+    """eth_getLogs' parameters: logs of `address` with any of `topics` first."""
+    return [{"address": address, "topics": [topics],
+             "fromBlock": hex(from_block), "toBlock": hex(to_block)}]
+
+
 def get_logs(w3: Web3, address: str, topics: list[str], from_block: int, to_block: int):
-    return call(w3, "eth_getLogs", [{
-        "address": address, "topics": [topics],
-        "fromBlock": hex(from_block), "toBlock": hex(to_block),
-    }])
+    return call(w3, "eth_getLogs", logs_filter(address, topics, from_block, to_block))
 
 
-def eth_calls(w3: Web3, to: str, calldata: list[str], size: int, block="latest") -> list[bytes]:
-    """Many eth_calls to one contract, sent in batches of `size`: the return data of each."""
-    results = []
-    for start in range(0, len(calldata), size):
-        chunk = calldata[start:start + size]
-        answers = batch(w3, [("eth_call", [{"to": to, "data": data}, block]) for data in chunk])
-        results += [bytes.fromhex(answer[2:]) for answer in answers]
-    return results
+def eth_calls(w3: Web3, to: str, calldata: list[str], size: int, block="latest") -> list:
+    """Many eth_calls to one contract, sent in batches of `size` (smaller when an answer is
+    too large): the return data of each, or OVERSIZED."""
+    answers = batches(w3, [("eth_call", [{"to": to, "data": data}, block]) for data in calldata],
+                      size)
+    return [answer if answer is OVERSIZED else bytes.fromhex(answer[2:]) for answer in answers]
+
+
+def receipts(w3: Web3, tx_hashes: list[str], size: int) -> list:
+    """The receipts of these transactions (None: not known to the node), or OVERSIZED."""
+    return batches(w3, [("eth_getTransactionReceipt", [h]) for h in tx_hashes], size)

@@ -164,11 +164,23 @@ _RECORD_ERRORS = (ValueError, ArithmeticError, RecursionError)
 _REFUSALS = (DataError, IntegrityError)
 
 
-def _upsert_or_skip(model, rows: dict, skipped: list[dict], **kwargs) -> tuple[dict, set | None]:
+class Refused(Exception):
+    """The database refused a batch written without a savepoint (`careful=False`): the
+    transaction is spoilt; write it again with `careful=True`."""
+
+
+def _upsert_or_skip(model, rows: dict, skipped: list[dict], careful: bool,
+                    **kwargs) -> tuple[dict, set | None]:
     """upsert() the rows ({key: row}); when the database refuses the batch, row by row, each
-    refused one skipped. Returns the rows stored and upsert()'s answer for them."""
+    refused one skipped. Returns the rows stored and upsert()'s answer for them. Not
+    `careful`: no savepoint (two round trips fewer), and a refusal raises Refused."""
     if not rows:
         return rows, set()
+    if not careful:
+        try:
+            return rows, upsert(model, list(rows.values()), **kwargs)
+        except _REFUSALS as exc:
+            raise Refused() from exc
     try:
         with transaction.atomic():
             return rows, upsert(model, list(rows.values()), **kwargs)
@@ -204,19 +216,36 @@ def prune_blocks(blocks: dict, window: int) -> dict:
             if int(n) >= newest - window}
 
 
+def commit_without_waiting_for_disk() -> None:
+    """This transaction's commit returns before PostgreSQL has flushed it to disk
+    (synchronous_commit off, for this transaction only): a new attestation verifies without
+    waiting for an fsync. A crash of the database server may lose the last few hundred
+    milliseconds of such commits, and nothing else: what an index transaction writes is
+    derived from the chain, and its cursor moves in the same transaction, so the next run
+    reads those blocks again. A later synchronous commit (a workflow confirmed from them)
+    flushes them first: the write-ahead log is flushed in order."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
 def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: int,
-                window: int) -> dict:
-    """Store the range and move the cursor past it; returns counts of what was written."""
+                window: int, careful: bool = True) -> tuple[dict, dict]:
+    """Store the range and move the cursor past it; returns (counts of what was written, the
+    cursor's changed fields), for the caller to set on `cursor` once the transaction is
+    committed. In the caller's transaction, if it has one (an index run writes its
+    deployments' ranges in one), with no savepoint of its own: a failure rolls all of it
+    back."""
     now = timezone.now()
     skipped = list(read.skipped)
-    with transaction.atomic():
-        written = {"schemas": _write_schemas(cursor, read.schemas, skipped)}
-        written["attestations"] = _write_attestations(cursor, read.attested, skipped,
+    with transaction.atomic(savepoint=False):
+        written = {"schemas": _write_schemas(cursor, read.schemas, skipped, careful)}
+        written["attestations"] = _write_attestations(cursor, read.attested, skipped, careful,
                                                       revoked=False)
-        written["revocations"] = _write_attestations(cursor, read.revoked, skipped,
+        written["revocations"] = _write_attestations(cursor, read.revoked, skipped, careful,
                                                      revoked=True, counts_new=False)
-        written["timestamps"] = _write_timestamps(cursor, read.timestamps, skipped)
-        _write_offchain_revocations(cursor, read.offchain_revocations, skipped)
+        written["timestamps"] = _write_timestamps(cursor, read.timestamps, skipped, careful)
+        _write_offchain_revocations(cursor, read.offchain_revocations, skipped, careful)
         recent = prune_blocks({**cursor.recent_blocks,
                                **{str(n): h for n, h in read.block_hashes.items()}}, window)
         changes = {"next_block": read.end + 1, "head_block": head, "recent_blocks": recent,
@@ -228,9 +257,7 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
             changes["skipped"] = (cursor.skipped + skipped)[-IndexCursor.SKIPPED_KEPT:]
         IndexCursor.objects.filter(pk=cursor.pk).update(**changes)
         _emit_document_facts(cursor, read, old_head=cursor.head_block, head=head, now=now)
-    for name, value in changes.items():
-        setattr(cursor, name, value)
-    return written
+    return written, changes
 
 
 def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int | None,
@@ -282,7 +309,7 @@ def _schema_row(cursor, event, resolver: str, revocable: bool, raw: bytes) -> di
     )
 
 
-def _write_schemas(cursor, registered, skipped: list[dict]) -> int:
+def _write_schemas(cursor, registered, skipped: list[dict], careful: bool) -> int:
     if not registered:
         return 0
     rows = {}
@@ -293,7 +320,7 @@ def _write_schemas(cursor, registered, skipped: list[dict]) -> int:
             skipped.append(_skipped(event, event.uid, exc))
     existing = _existing(Schema, cursor.chain_id, list(rows))
     # A schema read again keeps what an administrator set (its document-hash field).
-    rows, inserted = _upsert_or_skip(Schema, rows, skipped, unique=["chain", "uid"],
+    rows, inserted = _upsert_or_skip(Schema, rows, skipped, careful, unique=["chain", "uid"],
                                      update=_POSITION)
     new = [uid for uid in rows if uid in inserted] if existing is None \
         else [uid for uid in rows if uid not in existing]
@@ -335,7 +362,7 @@ def _attestation_row(cursor, event, onchain, schema: Schema | None, *, revoked: 
     )
 
 
-def _write_attestations(cursor, items, skipped: list[dict], *, revoked: bool,
+def _write_attestations(cursor, items, skipped: list[dict], careful: bool, *, revoked: bool,
                         counts_new: bool = True) -> int:
     """Upsert attestations: from Attested events (all but the revocation), or from Revoked
     events (only the revocation; a row is created if the attestation predates start_block).
@@ -356,8 +383,8 @@ def _write_attestations(cursor, items, skipped: list[dict], *, revoked: bool,
     existing = _existing(Attestation, cursor.chain_id, list(rows))
     update_fields = (["revocation_time", "revoked_block_number"] if revoked
                      else _ATTESTATION_FIELDS)
-    rows, inserted = _upsert_or_skip(Attestation, rows, skipped, unique=["chain", "uid"],
-                                     update=update_fields)
+    rows, inserted = _upsert_or_skip(Attestation, rows, skipped, careful,
+                                     unique=["chain", "uid"], update=update_fields)
     if inserted is None:
         inserted = set(rows) - existing
     if not revoked:
@@ -394,7 +421,7 @@ def _existing(model, chain_id: int, uids: list[str]) -> set | None:
     return existing
 
 
-def _write_timestamps(cursor, stamped, skipped: list[dict]) -> int:
+def _write_timestamps(cursor, stamped, skipped: list[dict], careful: bool) -> int:
     rows = {}
     for e in stamped:
         try:
@@ -402,12 +429,12 @@ def _write_timestamps(cursor, stamped, skipped: list[dict]) -> int:
                                 **_position(e, cursor))
         except _RECORD_ERRORS as exc:
             skipped.append(_skipped(e, e.data, exc))
-    rows, _ = _upsert_or_skip(Timestamp, rows, skipped, unique=["deployment", "data"],
+    rows, _ = _upsert_or_skip(Timestamp, rows, skipped, careful, unique=["deployment", "data"],
                               update=_POSITION, key="data")
     return len(rows)
 
 
-def _write_offchain_revocations(cursor, revocations, skipped: list[dict]) -> None:
+def _write_offchain_revocations(cursor, revocations, skipped: list[dict], careful: bool) -> None:
     rows = {}
     for e in revocations:
         try:
@@ -416,7 +443,7 @@ def _write_offchain_revocations(cursor, revocations, skipped: list[dict]) -> Non
                                              **_position(e, cursor))
         except _RECORD_ERRORS as exc:
             skipped.append(_skipped(e, e.data, exc))
-    _upsert_or_skip(OffchainRevocation, rows, skipped,
+    _upsert_or_skip(OffchainRevocation, rows, skipped, careful,
                     unique=["deployment", "revoker", "data"], update=_POSITION, key="data")
 
 

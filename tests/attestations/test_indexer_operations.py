@@ -9,14 +9,16 @@ import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from attestations import eas as eas_contracts
-from attestations.indexer import events, index_chain, reader, rpc
+from attestations.indexer import events, index_chain, reader, rpc, store
 from attestations.indexer.lock import LOCK_CLASS
 from attestations.models import Attestation, IndexCursor, Schema
 from attestations.tasks import index_all_chains, index_one_chain
 from registry.chain_client import NoEndpointAvailable
-from tests.anvil import StubRpc, free_port
+from registry.models import RpcEndpoint
+from tests.anvil import StubRpc, closed_url, free_port
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +40,8 @@ class CrowdedRpc(StubRpc):
         if method == "eth_blockNumber":
             return {"result": hex(self.head)}
         if method == "eth_getBlockByNumber":
-            return {"result": {"hash": hash32(int(params[0], 16))}}
+            number = self.head if params[0] == "latest" else int(params[0], 16)
+            return {"result": {"number": hex(number), "hash": hash32(number)}}
         if method == "eth_getLogs":
             start, end = int(params[0]["fromBlock"], 16), int(params[0]["toBlock"], 16)
             if end - start + 1 > self.limit:
@@ -179,6 +182,76 @@ def test_the_command_prints_what_it_read_and_the_task_indexes_every_active_chain
     assert index_all_chains() == [31337]
     assert index_one_chain(31337)["skipped"] == ""
     assert index_one_chain(999_999)["skipped"] == "not an active chain with deployments to index"
+
+
+@pytest.mark.chain
+def test_runs_share_a_chain_client_for_a_while_and_a_failed_run_drops_it(eas_chain, settings):
+    settings.INDEXER_CLIENT_SECONDS = 60
+    endpoints = RpcEndpoint.objects.filter(chain=eas_chain.chain)
+    good_url = endpoints.get().url
+
+    def run() -> tuple[bool, bool]:
+        """(whether the run went well, whether it read the chain's endpoints)"""
+        with CaptureQueriesContext(connection) as queries:
+            report = index_chain(eas_chain.chain)
+        return report.ok, any("registry_rpcendpoint" in q["sql"] for q in queries)
+
+    assert run() == (True, True)  # the first run reads the endpoints
+    endpoints.update(url=closed_url())
+    assert run() == (True, False)  # later ones use its client: an endpoint's change waits...
+    settings.INDEXER_CLIENT_SECONDS = 0  # ... this long at most
+    assert run() == (False, True)
+    settings.INDEXER_CLIENT_SECONDS = 60
+    endpoints.update(url=good_url)
+    assert run() == (True, True)  # the failed run dropped the client: read again at once
+
+
+@pytest.mark.chain
+@pytest.mark.django_db(transaction=True)  # transactions as in production: SET LOCAL ends
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL setting")
+def test_index_writes_commit_without_waiting_for_the_disk_and_nothing_else_does(
+        eas_chain, monkeypatch):
+    attest_one(eas_chain)
+    seen, real_write = [], store.write_range
+
+    def write_range(*args, **kwargs):
+        seen.append(setting("synchronous_commit"))
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_range", write_range)
+    assert index_chain(eas_chain.chain).ok
+
+    assert seen == ["off", "off"]  # the range with the attestation, the registry's move
+    assert setting("synchronous_commit") == "on"  # the session's own, after the run
+
+
+def setting(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SHOW {name}")
+        return cursor.fetchone()[0]
+
+
+def attest_one(eas_chain) -> str:
+    node = eas_chain.node
+    uid, _ = eas_contracts.attest(node.w3, node.deployment.eas, schema_uid=node.register_schema(),
+                                  data=bytes(32), sender=node.sender)
+    return uid
+
+
+def test_the_task_skips_an_inactive_chain_without_asking_its_node():
+    with StubRpc(chain_id=424244) as node:
+        chain = ChainFactory(chain_id=424244, status="inactive")
+        RpcEndpointFactory(chain=chain, url=node.url)
+        deployment = DeploymentFactory(chain=chain, kind="eas", start_block=0)
+
+        report = index_one_chain(424244)
+
+        assert report["skipped"] == "not an active chain with deployments to index"
+        assert node.requests == 0 and not IndexCursor.objects.filter(deployment=deployment)
+        chain.status = "active"
+        chain.save()
+        index_one_chain(424244)
+        assert node.requests > 0  # the stub knows no blocks: the run fails, but it ran
 
 
 def test_the_command_reports_the_blocks_it_read_from_where_it_started():

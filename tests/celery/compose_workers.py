@@ -2,8 +2,9 @@
 the test database and a test broker: `ComposeWorkers(folder, broker)`, then `.start(service,
 **env)` for each, `.wait_ready()`, `.log(service)`, and `.stop()` (by pid).
 
-`broker` (a module fixture): the test Redis number (TEST_REDIS_URL), emptied before and
-after, so that the queues have their production names."""
+`broker` (a module fixture): this test process's Redis database (tests/conftest.py's
+redis_test_url: its worker's, claimed), emptied before and after, so that the queues have
+their production names."""
 
 import os
 import signal
@@ -16,7 +17,7 @@ import redis
 import yaml
 from django.conf import settings
 
-from tests.conftest import missing
+from tests.conftest import redis_test_url
 from tests.executors.test_celery_worker import database_url
 from tests.stack.compose import COMPOSE, command
 
@@ -25,9 +26,7 @@ START_DEADLINE = 120  # seconds for a worker to start on a busy machine
 
 @pytest.fixture(scope="module")
 def broker():
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        missing("Redis is not available", "set TEST_REDIS_URL")
+    url = redis_test_url()  # this worker's database: another's would be flushed under it
     client = redis.Redis.from_url(url)
     client.flushdb()
     yield url

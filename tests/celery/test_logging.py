@@ -141,7 +141,8 @@ def test_the_index_task_has_time_limits_of_its_own_and_others_the_defaults():
 def test_the_soft_time_limit_stops_an_index_run_and_keeps_the_cursor(monkeypatch):
     deployment = EasDeploymentFactory(start_block=5)
     RpcEndpointFactory(chain=deployment.chain)
-    monkeypatch.setattr("attestations.indexer.rpc.block_number", lambda w3: 100)
+    monkeypatch.setattr("attestations.indexer.rpc.head_and_hashes",
+                        lambda w3, numbers: (100, "0x" + "ab" * 32, {}))
 
     def out_of_time(*args, **kwargs):
         raise SoftTimeLimitExceeded()
@@ -152,5 +153,6 @@ def test_the_soft_time_limit_stops_an_index_run_and_keeps_the_cursor(monkeypatch
     cursor = IndexCursor.objects.get(deployment=deployment)
     assert cursor.next_block == 5 and cursor.last_error == ""
     # The chain's lock was released: the next run goes ahead.
-    monkeypatch.setattr("attestations.indexer.rpc.block_number", lambda w3: 4)
+    monkeypatch.setattr("attestations.indexer.rpc.head_and_hashes",
+                        lambda w3, numbers: (4, "0x" + "ab" * 32, {}))
     assert not index_chain(deployment.chain).skipped

@@ -3,7 +3,7 @@ commands of docker-compose.yml's `worker` (-Q default) and `indexer` (-Q index,p
 periodic tasks fan out one task per chain onto its queue, and a chain whose RPC endpoint
 hangs does not hold up another chain's indexing.
 
-The broker is the test Redis number (TEST_REDIS_URL), emptied before and after: the queues
+The broker is this test process's Redis database (its worker's), emptied before and after: the queues
 have their production names here."""
 
 import re

@@ -77,16 +77,17 @@ def forget_results(broker_url):
 
 @pytest.fixture
 def start_worker(broker_url, queue, tmp_path, forget_results):
-    """start_worker(beat=False, quiet=False, include=()) runs `celery worker` on `queue` and
-    returns its process; stopped by its pid after the test. `start_worker.log()` reads its
-    log (for failure messages)."""
+    """start_worker(beat=False, quiet=False, include=(), env=None) runs `celery worker` on
+    `queue` (`env` over its environment) and returns its process; stopped by its pid after
+    the test. `start_worker.log()` reads its log (for failure messages)."""
     procs, log_path = [], tmp_path / "worker.log"
 
-    def start(*, beat: bool = False, quiet: bool = False, include: tuple[str, ...] = ()):
+    def start(*, beat: bool = False, quiet: bool = False, include: tuple[str, ...] = (),
+              env: dict | None = None):
         env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": broker_url,
                "CELERY_RESULT_BACKEND": broker_url, "EXECUTOR_LEASE_SECONDS": str(LEASE),
                "EXECUTOR_GRACE_SECONDS": str(GRACE), "DB_CONN_MAX_AGE": "0",
-               "LOG_LEVEL": "INFO", "DJANGO_SETTINGS_MODULE": "config.settings"}
+               "LOG_LEVEL": "INFO", "DJANGO_SETTINGS_MODULE": "config.settings", **(env or {})}
         command = [sys.executable, "-m", "celery", "-A", "config.celery:app",
                    *(["--quiet"] if quiet else []), "worker", "-Q", queue, "--pool", "solo", "--loglevel", "INFO",
                    "--without-gossip", "--without-mingle", "--without-heartbeat",
