@@ -85,9 +85,11 @@ def chain_with_eas(block_time: float):
     return node, deployed
 
 
-def start_stack(folder: Path, database: str, redis_url: str, workers: str) -> Stack:
+def start_stack(folder: Path, database: str, redis_url: str, workers: str,
+                settings: dict | None = None) -> Stack:
     overrides = {"WEB_CONCURRENCY": workers, "RATE_LIMIT_API": "1000000/min",
-                 "RATE_LIMIT_EXECUTOR": "1000000/min", "RATE_LIMIT_ADMIN": "1000000/min"}
+                 "RATE_LIMIT_EXECUTOR": "1000000/min", "RATE_LIMIT_ADMIN": "1000000/min",
+                 **(settings or {})}
     stack = Stack(folder, {"SECRET_KEY": secrets.token_urlsafe(40)},
                   {"postgres": database, "redis": redis_url}, overrides)
     return stack.run()
@@ -145,8 +147,11 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
 
 
 def start_executor(stack: Stack, client, node, key: str, n: int, batch: int) -> subprocess.Popen:
+    key_file = stack.folder / f"executor-{n}.key"  # the key in a file, as a Docker secret
+    key_file.write_text(key)
     env = {**stack.env("web"), "SERVICE_URL": stack.url, "EXECUTOR_API_KEY": client.keys["executor"],
-           "EXECUTOR_PRIVATE_KEY": key, "EXECUTOR_RPC_URL": node.url, "EXECUTOR_CHAIN": "anvil"}
+           "EXECUTOR_KEY_FILE": str(key_file), "EXECUTOR_RPC_URL": node.url,
+           "EXECUTOR_CHAIN": "anvil"}
     return subprocess.Popen(
         [str(BIN / "python"), "-m", "executor_client", "--batch", str(batch), "--name",
          f"bench-{n}", "--poll-seconds", "0.25", "--receipt-timeout", "60"],

@@ -11,7 +11,7 @@ from bindings.models import Workflow, WorkflowState
 from bindings.modes import binding_mode
 from bindings.workflows import at_item, retry_or_fail
 from core.errors import Conflict, DomainError, Invalid, NotFound, PermissionDenied
-from executors.models import Executor, ExecutorStatus
+from executors.models import CLAIMING_STATUSES, Executor, ExecutorStatus
 from registry.authentication import KeyHolder
 from registry.models import Chain, Deployment
 
@@ -38,9 +38,9 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
     if not chain.is_active:
         raise Conflict(f"Chain {chain.chain_id} is inactive.", code="chain_inactive")
     status = executor.current_status()
-    if status != ExecutorStatus.HEALTHY:
-        raise Conflict(f"This executor is {status}: only a healthy executor takes jobs "
-                       "(heartbeat first).", code="executor_not_healthy")
+    if status not in CLAIMING_STATUSES:
+        raise Conflict(f"This executor is {status}: only a healthy executor (or one low on "
+                       "funds) takes jobs (heartbeat first).", code="executor_not_healthy")
     # In the claim's transaction: jobs that cannot be described are not handed out.
     with transaction.atomic():
         claimed = Workflow.objects.claim(chain_id=chain.pk, executor=executor, limit=limit,
@@ -169,8 +169,9 @@ def _checked(workflow: Workflow | None, item: dict, executor: Executor, *,
 def _submit(sent: list[tuple[Workflow, str]], executor: Executor, now) -> None:
     """Dispatched workflows become submitted with their transaction. For a submitted one,
     the same hash again is a repeat, and another one replaces the transaction (same nonce,
-    more gas): every candidate is kept, the newest is tracked first. A Merkle-bound
-    workflow's batch (_record_merkle_batches) is saved with it."""
+    more gas): every candidate is kept, the newest is tracked first. An earlier candidate
+    reported again (it was mined: the replacement lost the race) becomes the newest. A
+    Merkle-bound workflow's batch (_record_merkle_batches) is saved with it."""
     tx_of = {w.pk: tx_hash for w, tx_hash in sent}
     dispatched = [w for w, _ in sent if w.state == S.DISPATCHED]
     moved = {w.pk for w in dispatched}
@@ -180,9 +181,10 @@ def _submit(sent: list[tuple[Workflow, str]], executor: Executor, now) -> None:
         each=lambda w: {"tx_hash": tx_of[w.pk], "tx_hashes": _with(w.tx_hashes, tx_of[w.pk]),
                         "merkle_batch_id": w.merkle_batch_id})
     for workflow, tx_hash in sent:
-        if workflow.pk in moved or tx_hash in workflow.tx_hashes:
+        if workflow.pk in moved or workflow.tx_hashes[-1:] == [tx_hash]:
             continue
-        changes = {"tx_hash": tx_hash, "tx_hashes": [*workflow.tx_hashes, tx_hash],
+        others = [known for known in workflow.tx_hashes if known != tx_hash]
+        changes = {"tx_hash": tx_hash, "tx_hashes": [*others, tx_hash],
                    "tx_missing_since": None, "updated_at": now,
                    "merkle_batch_id": workflow.merkle_batch_id}
         Workflow.objects.filter(pk=workflow.pk).update(**changes)

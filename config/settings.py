@@ -261,7 +261,12 @@ API_KEY_MEMO_SECONDS = env.non_negative_int("API_KEY_MEMO_SECONDS", default=2)
 # Executors (SPEC section 4).
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
 EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
-EXECUTOR_PRIVATE_KEY = env.str("EXECUTOR_PRIVATE_KEY", default="")
+# The reference executor's signer (manage.py run_executor): a remote signer's URL, or for
+# development a file holding the key (a Docker secret); never the key itself here.
+EXECUTOR_SIGNER_URL = env.str("EXECUTOR_SIGNER_URL", default="")
+EXECUTOR_KEY_FILE = env.str("EXECUTOR_KEY_FILE", default="")
+EXECUTOR_ADDRESS = env.str("EXECUTOR_ADDRESS", default="")
+EXECUTOR_JOURNAL = env.str("EXECUTOR_JOURNAL", default="")
 EAS_ARTIFACTS_DIR = env.str("EAS_ARTIFACTS_DIR", default=str(BASE_DIR / ".tools/eas"))
 # Self-preservation: a sweep that would take more than this share of a chain's live
 # executors offline at once holds back (not for chains with fewer executors than the

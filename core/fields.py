@@ -1,5 +1,7 @@
 """Serializer fields for chain primitives, used by every app's API."""
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -66,3 +68,42 @@ class ExactCharField(serializers.CharField):
         if isinstance(data, str) and data and not data.strip() and not self.allow_blank:
             self.fail("blank")
         return super().run_validation(data)
+
+
+MAX_WEI = 2**256 - 1  # what an EVM word holds
+_WEI = re.compile(r"0|[1-9][0-9]{0,77}")
+
+
+def read_wei(value, low: int = 0, high: int = MAX_WEI) -> int | None:
+    """The amount a well-formed wei string names, within [low, high]; else None."""
+    if type(value) is not str or not _WEI.fullmatch(value):
+        return None
+    amount = int(value)
+    return amount if low <= amount <= high else None
+
+
+@extend_schema_field({"type": "string", "pattern": "^(0|[1-9][0-9]{0,77})$",
+                      "example": "1500000000000000000"})
+class WeiField(serializers.Field):
+    """An amount of wei as a JSON string of decimal digits: amounts outgrow JavaScript's
+    numbers (2^53 wei is 0.009 ether) and a 64-bit integer (100 ether is 10^20 wei)."""
+
+    default_error_messages = {
+        "invalid": "Enter an amount of wei: a string of decimal digits (\"1500000000\").",
+        "range": "Enter an amount of wei from {low} to {high}.",
+    }
+
+    def __init__(self, *, min_value: int = 0, max_value: int = MAX_WEI, **kwargs):
+        self.min_value, self.max_value = min_value, max_value
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data) -> int:
+        amount = read_wei(data)
+        if amount is None:
+            self.fail("invalid")
+        if not self.min_value <= amount <= self.max_value:
+            self.fail("range", low=self.min_value, high=self.max_value)
+        return amount
+
+    def to_representation(self, value) -> str:
+        return str(int(value))

@@ -30,7 +30,7 @@ from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
-from core.fields import Bytes32Field, ChainIdField
+from core.fields import Bytes32Field, ChainIdField, WeiField, read_wei
 from core.parsers import JSONParser
 from core.serializers import StrictMixin
 from core.validators import InvalidHex, normalize_bytes32
@@ -124,6 +124,11 @@ def _integer(field):
     return lambda value: value if type(value) is int and low <= value <= high else None
 
 
+def _wei(field):
+    low, high = field.min_value, field.max_value
+    return lambda value: read_wei(value, low, high)
+
+
 def _choice(field):
     values = field.choice_strings_to_values  # what DRF maps the JSON string to
     return lambda value: values.get(value) if type(value) is str else None
@@ -181,6 +186,7 @@ _READERS = {
     drf.IntegerField: _integer,
     ChainIdField: _integer,
     drf.ChoiceField: _choice,
+    WeiField: _wei,
 }
 
 

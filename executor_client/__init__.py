@@ -5,13 +5,17 @@ nothing of the service but its URL.
 
     python -m executor_client --chain anvil --once   (python -m executor_client --help)
 
-service.py speaks the HTTP API, chain.py signs and sends the EAS attestations, executor.py
-is the loop: register, heartbeat (a thread), claim, attest, report, wait for the receipt.
+service.py speaks the HTTP API; signers.py signs (a remote signer, or a key file for
+development); chain.py builds the EAS calls; transactions.py sends them and tends each
+until it is mined (replaced, re-sent, reported under the mined hash), fees.py prices them,
+journal.py keeps them on disk; executor.py is the loop: register, heartbeat (a thread),
+look at the chain, claim, attest, report.
 """
 
-from executor_client.chain import Signer, web3_over
+from executor_client.chain import web3_over
 from executor_client.executor import ReferenceExecutor, Sent, stopped_by_signals
 from executor_client.service import ServiceClient, ServiceError
+from executor_client.signers import LocalKey, RemoteSigner, SignerError
 
-__all__ = ["ReferenceExecutor", "Sent", "ServiceClient", "ServiceError", "Signer",
-           "stopped_by_signals", "web3_over"]
+__all__ = ["LocalKey", "ReferenceExecutor", "RemoteSigner", "Sent", "ServiceClient",
+           "ServiceError", "SignerError", "stopped_by_signals", "web3_over"]

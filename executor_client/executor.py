@@ -1,8 +1,20 @@
 """The executor's loop: register its address on a chain, keep its lease alive with heartbeats
-(a thread), claim jobs (one, or a batch of up to `batch`), bind them as each job's
-`bindingMode` says, report the hashes (or the errors met), wait for the receipts with a
-timeout and log the attestation uids they hold. A stop request (SIGTERM) lets the jobs in
-hand finish first.
+(a thread), and, while it may, claim jobs (one, or a batch of up to `batch`), bind them as
+each job's `bindingMode` says, report the hashes (or the errors met); between claims, tend
+the transactions in flight (transactions.Outbox: replaced, re-sent, reported under the hash
+that was mined) and log the attestation uids of what was mined. A stop request (SIGTERM)
+lets the jobs in hand finish first.
+
+What it may do, and the status its heartbeats report, is looked at before each claim:
+
+- `signer_error`: the signer refused, timed out or signed wrongly; it holds (claims
+  nothing) until a probe (a transaction signed and checked, never sent) passes again;
+- `blocked_by_fees`: what the chain asks per gas is above the chain's cap, or the node's
+  fees cannot be trusted (a base fee of 0); it holds until fees fall;
+- `low_funds`: its balance pays for fewer than the chain's `lowFundsBatches` batches at
+  the current fees (the last batch's gas x the max fee it would offer): it still claims
+  while it can pay for one more, and claims nothing it cannot pay for;
+- else `ok` (or `busy` with jobs in hand or in flight).
 
 Binding modes: `single` jobs are attested one transaction each; `multi` jobs of a claimed
 batch together, in one multiAttest; `merkle` jobs by one attestation of the Merkle root of
@@ -10,22 +22,26 @@ their documents (executor_client/merkle.py), reported with the root.
 """
 
 import logging
-import queue
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import requests
-from eth_account import Account
 from web3 import Web3
 
-from executor_client.chain import Signer, by_schema
+from executor_client.chain import Eas, by_schema
+from executor_client.fees import DEFAULT_BATCH_GAS, FeeError, Fees, Market, Policy, read_market
+from executor_client.journal import Journal
 from executor_client.merkle import root_request
 from executor_client.service import ServiceClient, ServiceError
+from executor_client.signers import LocalKey, SignerError, check_signed
+from executor_client.transactions import TRANSFER_GAS, Mined, Outbox
 
 logger = logging.getLogger(__name__)
+REFUSED = (403, 404, 409)  # the service's word that a job is no longer this executor's
 
 
 @dataclass
@@ -46,12 +62,20 @@ class Sent:
             outcome["merkleRoot"] = self.merkle_root
         return {"workflowId": self.workflow_id, **outcome}
 
+    def job(self) -> dict:
+        """What the transaction's record keeps of the job (transactions.InFlight.jobs)."""
+        return {"workflowId": self.workflow_id, "position": self.position,
+                "easAddress": self.eas_address, "merkleRoot": self.merkle_root}
+
 
 class ReferenceExecutor:
-    def __init__(self, service: ServiceClient, chain_ref: str, private_key: str,
+    def __init__(self, service: ServiceClient, chain_ref: str, signer,
                  web3_for: Callable[[int], Web3], *, name: str = "reference-executor",
                  receipt_timeout: float = 120.0, poll_seconds: float = 2.0, batch: int = 1,
-                 out=None):
+                 journal: str | None = None, resend_within: float = 30.0, out=None):
+        """`signer`: a signers.RemoteSigner or LocalKey (a private key string is taken as
+        a LocalKey: tests and benchmarks). `journal`: the file of transactions in flight
+        (journal.py), none by default."""
         self.service = service
         self.chain_ref = chain_ref
         self.name = name
@@ -60,41 +84,185 @@ class ReferenceExecutor:
         self.batch = batch  # jobs per claim; 1: one job per claim and per report
         self.stopping = threading.Event()
         self.out = out or (lambda line: logger.info(line))
-        self.private_key = private_key
-        self.address = Account.from_key(private_key).address.lower()
+        self.signer = LocalKey(signer) if isinstance(signer, str) else signer
+        self.address = self.signer.address.lower()
         self.web3_for = web3_for  # chain id -> Web3
-        self.signer: Signer | None = None
+        self.journal_path = journal
+        self.resend_within = resend_within
+        self.w3: Web3 | None = None
+        self.eas: Eas | None = None
+        self.outbox: Outbox | None = None
         self.executor_id: str | None = None
-        self.pending = 0
+        self.pending = 0  # jobs in hand
         self.interval = 10
+        self.policy = Policy()
+        # What it saw last (once a block): the head, the prices, its balance.
+        self.head: int | None = None
+        self.market: Market | None = None
+        self.balance: int | None = None
+        self.fee_fault = ""  # why the fees cannot be used
+        self.signer_fault = ""  # why the signer cannot be used
+        self.state = "ok"  # what the heartbeats say (see the module's docstring)
+        self.hold_reason = ""
+        self.may_claim = True
 
     def stop(self) -> None:
         """Finish the job in hand, then leave (SIGTERM)."""
         self.stopping.set()
 
+    # --- the service ---------------------------------------------------------------------
+
     def register(self) -> None:
         registered = self.service.register(self.chain_ref, self.address, self.name)
         self.executor_id = registered["executorId"]
         self.interval = registered["heartbeatIntervalSeconds"]
-        if self.signer is None:
+        if self.outbox is None:
             chain_id = registered["chainId"]
-            self.signer = Signer(self.web3_for(chain_id), self.private_key, chain_id)
+            self.w3 = self.web3_for(chain_id)
+            self.eas = Eas(self.w3)
+            journal = (Journal(self.journal_path, chain_id=chain_id, address=self.address)
+                       if self.journal_path else None)
+            self.outbox = Outbox(self.w3, self.signer, chain_id, journal=journal,
+                                 report=self._report, resend_within=self.resend_within)
         self.out(f"registered {self.address} on chain {registered['chainId']} as "
                  f"{self.executor_id}")
 
+    def beat(self, status: str | None = None) -> None:
+        """One heartbeat (its answer carries the chain's fee policy); logged if it fails."""
+        pending = self.pending + (self.outbox.jobs_in_flight() if self.outbox else 0)
+        word = status or ("busy" if self.state == "ok" and pending else self.state)
+        try:
+            answer = self.service.heartbeat(self.chain_ref, self.executor_id, word, pending,
+                                            head_block=self.head, balance_wei=self.balance)
+        except (requests.RequestException, ServiceError) as exc:
+            logger.warning("Heartbeat failed: %s", exc)
+            if isinstance(exc, ServiceError) and exc.status == 404:
+                self.register()  # deregistered or forgotten: register again
+            return
+        self.policy = Policy.of(answer)
+
     def _heartbeats(self) -> None:
         while not self.stopping.wait(self.interval):
-            try:
-                self.service.heartbeat(self.chain_ref, self.executor_id,
-                                       "busy" if self.pending else "ok", self.pending)
-            except (requests.RequestException, ServiceError) as exc:
-                logger.warning("Heartbeat failed: %s", exc)
-                if isinstance(exc, ServiceError) and exc.status == 404:
-                    self.register()  # deregistered or forgotten: register again
+            self.beat()
+        self.beat("draining")
+
+    def _report(self, jobs: list[dict], tx_hash: str) -> bool | None:
+        """Report `tx_hash` for `jobs` (the Outbox's replacements and mined versions): True
+        taken, False refused (the jobs are no longer this executor's), None unreachable."""
+        results = [{"workflowId": job["workflowId"], "txHash": tx_hash,
+                    **({"merkleRoot": job["merkleRoot"]} if job.get("merkleRoot") else {})}
+                   for job in jobs]
         try:
-            self.service.heartbeat(self.chain_ref, self.executor_id, "draining", self.pending)
-        except (requests.RequestException, ServiceError):
-            pass
+            self.service.report_many(self.chain_ref, self.executor_id, results)
+        except ServiceError as exc:
+            if exc.status in REFUSED:
+                logger.warning("The service refused %s for %d job(s): %s", tx_hash, len(jobs),
+                               exc)
+                return False
+            logger.warning("Reporting %s failed: %s", tx_hash, exc)
+            return None
+        except requests.RequestException as exc:
+            logger.warning("Reporting %s failed: %s", tx_hash, exc)
+            return None
+        return True
+
+    # --- looking at the chain ------------------------------------------------------------
+
+    def look(self) -> None:
+        """Read the head and, once per block, the prices and the balance; tend what is in
+        flight; decide what the executor may do (the module's docstring)."""
+        head = self.w3.eth.block_number
+        if head != self.head or self.market is None:
+            self.head = head
+            try:
+                self.market, self.fee_fault = read_market(self.w3), ""
+            except FeeError as exc:
+                self.market, self.fee_fault = None, str(exc)
+            self.balance = self.w3.eth.get_balance(Web3.to_checksum_address(self.address))
+        if self.signer_fault:
+            self._probe_signer()
+        try:
+            mined = self.outbox.tend(self.market, self.policy, head)
+        except SignerError as exc:  # a replacement could not be signed
+            self._signer_failed(str(exc))
+            mined = []
+        self._log_mined(mined)
+        self._decide()
+
+    def _decide(self) -> None:
+        market, policy = self.market, self.policy
+        if self.signer_fault:
+            self._become("signer_error", self.signer_fault, claims=False)
+        elif self.fee_fault or market is None or self.balance is None:
+            self._become("blocked_by_fees", self.fee_fault or "the fees are not known yet",
+                         claims=False)
+        elif market.blocked(policy):
+            self._become("blocked_by_fees",
+                         f"the chain asks {market.needed} wei per gas, above the cap of "
+                         f"{policy.max_fee_per_gas_cap}", claims=False)
+        else:
+            per_batch = (self.outbox.last_batch_gas or DEFAULT_BATCH_GAS) * \
+                market.offer(policy).max_fee
+            if self.balance < per_batch:
+                self._become("low_funds", f"the balance of {self.balance} wei pays for no "
+                             f"batch ({per_batch} wei each at the current fees)", claims=False)
+            elif self.balance < policy.low_funds_batches * per_batch:
+                self._become("low_funds", f"the balance of {self.balance} wei pays for fewer "
+                             f"than {policy.low_funds_batches} batches ({per_batch} wei each)",
+                             claims=True)
+            else:
+                self._become("ok", "", claims=True)
+
+    def _become(self, state: str, reason: str, *, claims: bool) -> None:
+        changed = (state, claims) != (self.state, self.may_claim)
+        self.state, self.hold_reason, self.may_claim = state, reason, claims
+        if not changed:
+            return
+        if state == "ok":
+            logger.warning("Resuming: the signer, the fees and the funds allow it again.")
+        else:
+            logger.warning("%s: %s%s", state, reason, "" if claims else "; claiming nothing")
+        self.out(f"status {state}" + (f": {reason}" if reason else ""))
+        if self.executor_id:
+            self.beat()  # the service (and its webhooks) learn it now, not a beat later
+
+    def _signer_failed(self, reason: str) -> None:
+        logger.error("Signer: %s", reason)
+        self.signer_fault = reason
+        self._decide()
+
+    def _probe_signer(self) -> None:
+        """Sign (never send) a zero-value transfer to itself and check it."""
+        fees = self.market.offer(self.policy) if self.market else Fees(10**9, 10**9)
+        probe = {"to": Web3.to_checksum_address(self.address), "data": "0x", "value": 0,
+                 "gas": TRANSFER_GAS, "nonce": 0, "chainId": self.outbox.chain_id,
+                 **fees.fields()}
+        try:
+            check_signed(self.signer.sign(probe), probe, self.address)
+        except SignerError as exc:
+            self.signer_fault = str(exc)
+            return
+        self.signer_fault = ""
+
+    def _log_mined(self, mined: list[Mined]) -> None:
+        """Log what came of each job mined, with the uid of its attestation (read from the
+        EAS contract's own logs)."""
+        for seen in mined:
+            receipt, jobs = seen.receipt, seen.entry.jobs
+            block = receipt["blockNumber"]
+            if not jobs:
+                self.out(f"nonce {seen.entry.nonce}: cancellation mined in block {block}")
+            elif receipt["status"] != 1:
+                for job in jobs:
+                    self.out(f"workflow {job['workflowId']}: reverted in block {block}")
+            else:
+                uids = self.eas.attested_uids(receipt, jobs[0]["easAddress"])
+                for job in jobs:
+                    position = job["position"]
+                    uid = uids[position] if position < len(uids) else "(no Attested log)"
+                    self.out(f"workflow {job['workflowId']}: mined in block {block} as {uid}")
+
+    # --- jobs ----------------------------------------------------------------------------
 
     def work_once(self) -> list[Sent]:
         """Claim jobs (one, or up to `batch`), bind them, report what came of each; empty
@@ -117,6 +285,8 @@ class ReferenceExecutor:
                                 **{k: v for k, v in one.result().items() if k != "workflowId"})
         else:
             self.service.report_many(self.chain_ref, self.executor_id, [s.result() for s in sent])
+        for tx_hash in {done.tx_hash for done in sent if done.tx_hash}:
+            self.outbox.reported(tx_hash)
         for done in sent:
             what = f"sent {done.tx_hash}" if done.tx_hash else f"error {done.error}"
             self.out(f"workflow {done.workflow_id}: {what}")
@@ -130,85 +300,98 @@ class ReferenceExecutor:
         for job in jobs:
             modes.get(job.get("bindingMode"), modes["multi"]).append(job)
         together = [job for group in by_schema(modes["multi"]).values() for job in group]
-        sent = [s for job in modes["single"] for s in self._send([job], self.signer.attest, job)]
+        sent = [s for job in modes["single"] for s in self._send([job], self.eas.attest, job)]
         if modes["merkle"]:
             root, request = root_request(modes["merkle"])
-            sent += [replace(s, merkle_root=root, position=0)  # one Attested log: the root's
-                     for s in self._send(modes["merkle"], self.signer.attest, request)]
+            sent += self._send(modes["merkle"], self.eas.attest, request, merkle_root=root)
         if together:
-            sent += self._send(together, self.signer.multi_attest, together)
+            sent += self._send(together, self.eas.multi_attest, together)
         return sent
 
-    def _send(self, jobs: list[dict], send, argument) -> list[Sent]:
+    def _send(self, jobs: list[dict], call_of, argument, merkle_root: str = "") -> list[Sent]:
+        """One transaction for `jobs`; a Merkle batch's has one Attested log, the root's."""
+        sent = [Sent(job["workflowId"], "", eas_address=job.get("easAddress") or "",
+                     position=0 if merkle_root else index, merkle_root=merkle_root)
+                for index, job in enumerate(jobs)]
         try:
-            tx_hash = send(argument)
+            if self.signer_fault or self.market is None:  # found while this batch was in hand
+                raise SignerError(self.signer_fault) if self.signer_fault else FeeError(
+                    self.fee_fault)
+            tx_hash = self.outbox.send(call_of(argument), [s.job() for s in sent],
+                                       self.market.offer(self.policy), self.head, self.policy)
+        except SignerError as exc:
+            self._signer_failed(str(exc))
+            return [_failed(s, f"signer: {exc}") for s in sent]
         except Exception as exc:  # a revert in the estimate, a refused transaction, ...
-            return [Sent(job["workflowId"], "", error=str(exc)) for job in jobs]
-        return [Sent(job["workflowId"], tx_hash, eas_address=job.get("easAddress") or "",
-                     position=index) for index, job in enumerate(jobs)]
+            return [_failed(s, str(exc)) for s in sent]
+        for s in sent:
+            s.tx_hash = tx_hash
+        return sent
+
+    # --- the loop ------------------------------------------------------------------------
 
     def run(self, *, once: bool = False) -> list[Sent]:
-        """Work until stopped; with `once`, until the queue is empty and the receipts are in."""
+        """Work until stopped; with `once`, until the queue is empty (or the executor
+        holds) and what it sent is mined."""
         self.register()
+        self.beat()  # the chain's fee policy, before anything is priced
+        self._probe_signer()
+        try:
+            self.look()
+        except Exception as exc:  # the node: looked at again in the loop
+            logger.warning("Looking at the chain failed: %s: %s", type(exc).__name__, exc)
+        self.outbox.recover(self.market, self.policy, self.head or 0)
         beats = threading.Thread(target=self._heartbeats, daemon=True)
         beats.start()
-        # Receipts are waited for beside the claims: the next batch is claimed and sent
-        # while the last one is being mined (the signer counts its nonces itself).
-        mined: queue.Queue[list[Sent] | None] = queue.Queue()
-        watcher = threading.Thread(target=self._watch_receipts, args=(mined,), daemon=True)
-        watcher.start()
         sent: list[Sent] = []
         try:
             while not self.stopping.is_set():
-                try:
-                    done = self.work_once()
-                except (requests.RequestException, ServiceError) as exc:
-                    logger.warning("Claim failed: %s", exc)
-                    done = []
+                done = self._step()
                 if done:
                     sent.extend(done)
-                    if not once:
-                        mined.put(done)
                 elif once:
                     break
                 else:
                     self.stopping.wait(self.poll_seconds)
-            if once:
-                mined.put(sent)
+            self._finish()
         finally:
-            mined.put(None)
-            watcher.join()  # each receipt waits receipt_timeout at most
             self.stopping.set()
             beats.join(timeout=self.service.timeout + 1)
         return sent
 
-    def _watch_receipts(self, mined: "queue.Queue[list[Sent] | None]") -> None:
-        while (sent := mined.get()) is not None:
-            try:
-                self._receipts(sent)
-            except Exception as exc:  # the node went away: the service tracks them anyway
-                logger.warning("Reading receipts failed: %s", exc)
+    def _step(self) -> list[Sent]:
+        """Look, then claim and bind if it may; what was sent (empty: nothing)."""
+        try:
+            self.look()
+            return self.work_once() if self.may_claim else []
+        except (requests.RequestException, ServiceError) as exc:
+            logger.warning("Claim failed: %s", exc)
+        except Exception as exc:  # the node went away, ...: looked at again next time
+            logger.warning("Looking at the chain failed: %s: %s", type(exc).__name__, exc)
+        return []
 
-    def _receipts(self, sent: list[Sent]) -> None:
-        """Wait for each transaction's receipt once, and log what came of its jobs, with the
-        uid of each attestation (read from the EAS contract's own logs)."""
-        by_tx: dict[str, list[Sent]] = {}
-        for done in sent:
-            if done.tx_hash:
-                by_tx.setdefault(done.tx_hash, []).append(done)
-        for tx_hash, together in by_tx.items():
-            receipt = self.signer.wait(tx_hash, self.receipt_timeout)
-            if receipt is None:
-                continue
-            block = receipt["blockNumber"]
-            if receipt["status"] != 1:
-                for done in together:
-                    self.out(f"workflow {done.workflow_id}: reverted in block {block}")
-                continue
-            uids = self.signer.attested_uids(receipt, together[0].eas_address)
-            for done in together:
-                uid = uids[done.position] if done.position < len(uids) else "(no Attested log)"
-                self.out(f"workflow {done.workflow_id}: mined in block {block} as {uid}")
+    def _finish(self) -> None:
+        """Tend what is in flight until it is mined, or for `receipt_timeout` seconds
+        without anything mined (the journal, if any, keeps the rest)."""
+        deadline = time.monotonic() + self.receipt_timeout
+        while self.outbox.in_flight and time.monotonic() < deadline:
+            before = len(self.outbox.in_flight)
+            try:
+                self.look()
+            except Exception as exc:
+                logger.warning("Looking at the chain failed: %s: %s", type(exc).__name__, exc)
+            if len(self.outbox.in_flight) < before:
+                deadline = time.monotonic() + self.receipt_timeout
+            time.sleep(0.2)
+        if self.outbox.in_flight:
+            logger.warning("%d transaction(s) not mined within %s s: nonces %s.",
+                           len(self.outbox.in_flight), self.receipt_timeout,
+                           sorted(self.outbox.in_flight))
+
+
+def _failed(sent: Sent, error: str) -> Sent:
+    sent.error, sent.position, sent.merkle_root = error, 0, ""
+    return sent
 
 
 @contextmanager

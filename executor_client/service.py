@@ -38,10 +38,13 @@ class ServiceClient:
                           {"address": address, "name": name, "version": VERSION,
                            "capabilities": ["eas.attest"]})
 
-    def heartbeat(self, chain_ref: str, executor_id: str, status: str, pending_jobs: int) -> dict:
+    def heartbeat(self, chain_ref: str, executor_id: str, status: str, pending_jobs: int, *,
+                  head_block: int | None = None, balance_wei: int | None = None) -> dict:
+        """Renew the lease; the answer carries the chain's fee policy (fees.Policy)."""
         return self._call("POST", f"/v1/chain-registry/{chain_ref}/heartbeat",
                           {"executorId": executor_id, "status": status,
-                           "pendingJobs": pending_jobs})
+                           "pendingJobs": pending_jobs, "headBlock": head_block,
+                           "balanceWei": None if balance_wei is None else str(balance_wei)})
 
     def claim(self, chain_ref: str, executor_id: str, limit: int | None = None):
         """One job (None when none is queued); with `limit`, `{"jobs": [...]}`."""

@@ -65,7 +65,8 @@ class ExecutorAdmin(admin.ModelAdmin):
     fields = [
         "id", "chain", "address", "name", "masked_endpoint_url", "version", "capabilities",
         "metadata", "registered_by", "status", "status_changed_at", "registered_at",
-        "last_heartbeat_at", "lease_expires_at", "pending_jobs", "head_block", "trust_revoked_at",
+        "last_heartbeat_at", "lease_expires_at", "pending_jobs", "head_block", "balance_wei",
+        "trust_revoked_at",
     ]
     readonly_fields = fields
     inlines = [StatusChangeInline]

@@ -21,16 +21,28 @@ class ExecutorStatus(models.TextChoices):
     OFFLINE = "offline"  # past grace
     DRAINING = "draining"  # says so itself; takes no new work
     DEREGISTERED = "deregistered"  # removed by an administrator
+    # Said by the executor itself (it alone sees its balance, the fees and its signer):
+    LOW_FUNDS = "low_funds"  # its balance pays for fewer batches than the chain asks
+    BLOCKED_BY_FEES = "blocked_by_fees"  # fees above the chain's cap (or unreadable): holds
+    SIGNER_ERROR = "signer_error"  # its signer refused, timed out or signed wrongly: holds
 
 
 # Statuses whose executor holds a lease: past it, they read as stale (see current_status).
-LIVE_STATUSES = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING)
+LIVE_STATUSES = (ExecutorStatus.HEALTHY, ExecutorStatus.DRAINING, ExecutorStatus.LOW_FUNDS,
+                 ExecutorStatus.BLOCKED_BY_FEES, ExecutorStatus.SIGNER_ERROR)
+
+# Statuses in which an executor is handed jobs: low funds is a warning (it still pays for
+# some batches, and claims only what it can pay for); the others hold.
+CLAIMING_STATUSES = (ExecutorStatus.HEALTHY, ExecutorStatus.LOW_FUNDS)
 
 # What an executor may say of itself in a heartbeat, and the status it means.
 REPORTED_STATUS = {
     "ok": ExecutorStatus.HEALTHY,
     "busy": ExecutorStatus.HEALTHY,
     "draining": ExecutorStatus.DRAINING,
+    "low_funds": ExecutorStatus.LOW_FUNDS,
+    "blocked_by_fees": ExecutorStatus.BLOCKED_BY_FEES,
+    "signer_error": ExecutorStatus.SIGNER_ERROR,
 }
 
 
@@ -61,10 +73,15 @@ def offline_cutoff(now: datetime) -> datetime:
 
 @dataclass(frozen=True)
 class Heartbeat:
-    """What a heartbeat answers (HeartbeatResponseSerializer)."""
+    """What a heartbeat answers (HeartbeatResponseSerializer): the lease, and the chain's fee
+    policy for its executors (registry Chain), so that a change reaches them within one
+    heartbeat interval."""
 
     status: str
     lease_expires_at: datetime
+    max_fee_per_gas_cap: int | None
+    replace_after_blocks: int
+    low_funds_batches: int
 
     @property
     def heartbeat_interval_seconds(self) -> int:
@@ -120,6 +137,10 @@ class Executor(models.Model):
     lease_expires_at = models.DateTimeField()
     pending_jobs = models.PositiveIntegerField(null=True, blank=True)
     head_block = models.PositiveBigIntegerField(null=True, blank=True)
+    # Decimal digits: a balance outgrows a bigint (100 ether is 10^20 wei), and on SQLite a
+    # numeric column that large is kept as a float.
+    balance_wei = models.CharField(max_length=78, null=True, blank=True,
+                                   help_text="Its balance in wei, as its last heartbeat said.")
     trust_revoked_at = models.DateTimeField(
         null=True, blank=True, help_text="Set when an administrator revokes its trust."
     )
@@ -167,7 +188,7 @@ class Executor(models.Model):
             executor=self, from_status=self.status, to_status=to_status, cause=cause, created_at=now
         )
         emit_status_changed(self.pk, self.chain_id, self.address, self.status, to_status,
-                            cause, now)
+                            cause, now, self.balance_wei)
         self.status = to_status
         self.status_changed_at = now
         return True
@@ -184,7 +205,7 @@ class Executor(models.Model):
     @classmethod
     def heartbeat(cls, *, chain_ref: str, holder, executor_id, reported: str,
                   pending_jobs: int | None = None, head_block: int | None = None,
-                  now=None) -> Heartbeat:
+                  balance_wei: int | None = None, now=None) -> Heartbeat:
         """Renew the lease of executor `executor_id` of the chain `chain_ref` (its id or
         short name) for `holder` (a KeyHolder), recording any change of the status that
         `reported` (a REPORTED_STATUS key) means.
@@ -195,10 +216,12 @@ class Executor(models.Model):
         executor (404) from another key's (403).
         """
         target = REPORTED_STATUS[reported]
-        reports = {"pending_jobs": pending_jobs, "head_block": head_block}
+        reports = {"pending_jobs": pending_jobs, "head_block": head_block,
+                   "balance_wei": None if balance_wei is None else str(balance_wei)}
         at = now or timezone.now()
-        if _renew_lease(chain_ref, holder, executor_id, target, at, reports):
-            return Heartbeat(target, lease_end(at))
+        policy = _renew_lease(chain_ref, holder, executor_id, target, at, reports)
+        if policy is not None:
+            return Heartbeat(target, lease_end(at), *policy)
 
         chain = Chain.objects.registered(chain_ref)
         with transaction.atomic():
@@ -215,7 +238,8 @@ class Executor(models.Model):
                 setattr(executor, field, value)
             executor.transition(target, cause=f"heartbeat: {reported}", now=at)
             executor.save()
-        return Heartbeat(executor.status, executor.lease_expires_at)
+        return Heartbeat(executor.status, executor.lease_expires_at, chain.max_fee_per_gas_cap,
+                         chain.replace_after_blocks, chain.low_funds_batches)
 
     @classmethod
     def deregister(cls, executor_id, *, now=None) -> "Executor":
@@ -243,16 +267,20 @@ class Executor(models.Model):
 # The usual heartbeat's one statement, written in SQL because the ORM takes longer to build
 # it than the database to run it: it renews the lease of the executor if it is in the status
 # the heartbeat means already, on the chain named by id or by short name (the other one
-# NULL), and registered by `owner` (NULL for an admin key).
+# NULL), and registered by `owner` (NULL for an admin key); it returns the chain's fee
+# policy (scalar subqueries by primary key: SQLite's RETURNING takes no joined table).
+_POLICY = ("max_fee_per_gas_cap", "replace_after_blocks", "low_funds_batches")
 _RENEWAL = """UPDATE executors_executor
 SET last_heartbeat_at = %(at)s, lease_expires_at = %(lease_end)s,
-    pending_jobs = %(pending_jobs)s, head_block = %(head_block)s
+    pending_jobs = %(pending_jobs)s, head_block = %(head_block)s, balance_wei = %(balance_wei)s
 {commit_mode}
 WHERE id = %(id)s AND status = %(status)s
   AND chain_id = COALESCE(%(chain_id)s,
                           (SELECT chain_id FROM registry_chain WHERE short_name = %(short_name)s))
   AND (registered_by = %(owner)s OR %(owner)s IS NULL)
-"""
+RETURNING """ + ", ".join(
+    f"(SELECT {column} FROM registry_chain WHERE chain_id = executors_executor.chain_id)"
+    for column in _POLICY)
 RENEWAL_SQL = _RENEWAL.format(commit_mode="")
 # PostgreSQL, outside a transaction, where the UPDATE is the whole transaction: a one-row
 # FROM item, evaluated once, makes its commit asynchronous (docs/decisions.md). Inside one,
@@ -261,11 +289,11 @@ RENEWAL_SQL_ASYNC_COMMIT = _RENEWAL.format(
     commit_mode="FROM (SELECT set_config('synchronous_commit', 'off', true)) AS commit_mode")
 
 
-def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
-    """Run the renewal; False if no row matched."""
+def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> tuple | None:
+    """Run the renewal; the chain's fee policy (as _POLICY), or None if no row matched."""
     by_id = chain_ref.isascii() and chain_ref.isdigit()  # as Chain.objects.by_ref
     if by_id and int(chain_ref) > MAX_CHAIN_ID:
-        return False  # no such chain (and past what the column holds)
+        return None  # no such chain (and past what the column holds)
     db = connections[DEFAULT_DB_ALIAS]  # once: each access through the proxy costs
     adapt = db.ops.adapt_datetimefield_value
     params = {
@@ -276,15 +304,17 @@ def _renew_lease(chain_ref, holder, executor_id, status, at, reports) -> bool:
         "owner": None if holder.scope == KeyScope.ADMIN else holder.prefix,
     }
     asynchronous = db.vendor == "postgresql" and not db.in_atomic_block
-    return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params) == 1
+    return run_hot(RENEWAL_SQL_ASYNC_COMMIT if asynchronous else RENEWAL_SQL, params,
+                   fetch=True)
 
 
 def emit_status_changed(executor_id, chain_id: int, address: str, from_status: str,
-                        to_status: str, cause: str, now) -> None:
+                        to_status: str, cause: str, now, balance_wei: str | None) -> None:
     """Tell core.events (the webhooks' outbox) of a change of status, in its transaction."""
     events.emit("executor.status_changed", {
         "executorId": str(executor_id), "chainId": chain_id, "address": address,
         "from": from_status or None, "to": to_status, "cause": cause,
+        "balanceWei": balance_wei,
     }, occurred_at=now, chain_id=chain_id)
 
 

@@ -7,7 +7,7 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.fields import AddressField
+from core.fields import AddressField, WeiField
 from core.serializers import StrictModelSerializer, StrictSerializer
 from executors.models import (
     REPORTED_STATUS,
@@ -66,12 +66,21 @@ class HeartbeatSerializer(StrictSerializer):
                                             required=False, allow_null=True)
     head_block = serializers.IntegerField(min_value=0, max_value=MAX_HEAD_BLOCK, required=False,
                                           allow_null=True)
+    balance_wei = WeiField(required=False, allow_null=True,
+                           help_text="The executor's balance on the chain, in wei.")
 
 
 class HeartbeatResponseSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=ExecutorStatus.choices)
     lease_expires_at = serializers.DateTimeField()
     heartbeat_interval_seconds = serializers.IntegerField()
+    # The chain's fee policy for its executors (registry Chain).
+    max_fee_per_gas_cap = WeiField(
+        allow_null=True, help_text="The most to offer per gas, in wei; null: no cap.")
+    replace_after_blocks = serializers.IntegerField(
+        help_text="Blocks to wait for a transaction before replacing it with higher fees.")
+    low_funds_batches = serializers.IntegerField(
+        help_text="Report low_funds below the balance that pays for this many batches.")
 
 
 class ExecutorSerializer(serializers.ModelSerializer):
@@ -81,14 +90,16 @@ class ExecutorSerializer(serializers.ModelSerializer):
     status = serializers.SerializerMethodField()
     trusted = serializers.BooleanField(source="is_trusted", read_only=True)
     heartbeat_interval_seconds = serializers.SerializerMethodField()
+    balance_wei = WeiField(read_only=True, allow_null=True,
+                           help_text="Its balance in wei, as its last heartbeat said.")
 
     class Meta:
         model = Executor
         fields = [
             "executor_id", "chain_id", "address", "name", "endpoint_url", "version",
             "capabilities", "metadata", "status", "trusted", "trust_revoked_at", "pending_jobs",
-            "head_block", "heartbeat_interval_seconds", "lease_expires_at", "last_heartbeat_at",
-            "registered_at", "status_changed_at",
+            "head_block", "balance_wei", "heartbeat_interval_seconds", "lease_expires_at",
+            "last_heartbeat_at", "registered_at", "status_changed_at",
         ]
         read_only_fields = fields
 

@@ -59,5 +59,5 @@ def _create(chain, holder, address, details, now) -> Executor:
     ExecutorStatusChange.objects.create(executor=executor, from_status="", cause="registered",
                                         to_status=ExecutorStatus.HEALTHY, created_at=now)
     emit_status_changed(executor.pk, chain.chain_id, address, "", ExecutorStatus.HEALTHY,
-                        "registered", now)
+                        "registered", now, None)
     return executor

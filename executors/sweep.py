@@ -126,7 +126,7 @@ def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_
     # The moved rows come back only for a listener (a webhook subscription): a sweep of
     # 100,000 leases should not fetch them for nobody.
     told = events.wanted("executor.status_changed")
-    answer = "SELECT id, chain_id, address, from_status FROM moved" if told else \
+    answer = "SELECT id, chain_id, address, from_status, balance_wei FROM moved" if told else \
         "SELECT count(*) FROM moved"
     sql = f"""
         WITH claimed AS (
@@ -136,7 +136,7 @@ def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_
         ), moved AS (
             UPDATE {executors} AS e SET status = %(to)s, status_changed_at = %(now)s
             FROM claimed WHERE e.id = claimed.id
-            RETURNING e.id, e.chain_id, e.address, claimed.status AS from_status
+            RETURNING e.id, e.chain_id, e.address, claimed.status AS from_status, e.balance_wei
         ), recorded AS (
             INSERT INTO {changes} (executor_id, from_status, to_status, cause, created_at)
             SELECT id, from_status, %(to)s, %(cause)s, %(now)s FROM moved
@@ -150,9 +150,9 @@ def _move_postgresql(from_statuses, to_status, cause, lapsed_before, now, chain_
         if not told:
             return cursor.fetchone()[0]
         moved = cursor.fetchall()
-        for executor_id, chain_id, address, from_status in moved:
+        for executor_id, chain_id, address, from_status, balance_wei in moved:
             emit_status_changed(executor_id, chain_id, address, from_status, to_status, cause,
-                                now)
+                                now, balance_wei)
         return len(moved)
 
 
@@ -163,7 +163,7 @@ def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_id
         due = due.filter(chain_id__in=chain_ids)
     moved = 0
     with transaction.atomic():
-        rows = list(due.values_list("id", "status", "chain_id", "address"))
+        rows = list(due.values_list("id", "status", "chain_id", "address", "balance_wei"))
         for start in range(0, len(rows), 500):
             batch = rows[start:start + 500]
             Executor.objects.filter(
@@ -174,7 +174,8 @@ def _move_portable(from_statuses, to_status, cause, lapsed_before, now, chain_id
                                      cause=cause, created_at=now)
                 for pk, status, *_ in batch
             )
-            for pk, status, chain_id, address in batch:
-                emit_status_changed(pk, chain_id, address, status, to_status, cause, now)
+            for pk, status, chain_id, address, balance_wei in batch:
+                emit_status_changed(pk, chain_id, address, status, to_status, cause, now,
+                                    balance_wei)
             moved += len(batch)
     return moved

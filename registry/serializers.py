@@ -12,7 +12,7 @@ from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
 from core.errors import camel_attr
-from core.fields import AddressField, Bytes32Field, ChainIdField, ExactCharField
+from core.fields import AddressField, Bytes32Field, ChainIdField, ExactCharField, WeiField
 from core.masking import mask_url
 from core.serializers import (
     StrictModelSerializer,
@@ -43,6 +43,9 @@ def check_url(value: str, schemes: tuple[str, ...]) -> str:
     return value
 
 
+MAX_BIGINT = 2**63 - 1  # what the column holds
+
+
 class ChainRefField(serializers.PrimaryKeyRelatedField):
     """A chain named by its chain id in a request body."""
 
@@ -71,6 +74,10 @@ class ChainSerializer(StrictModelSerializer):
     # import's context says so) is kept as the list has it, "www.example.org" included.
     info_url = serializers.CharField(max_length=500, allow_blank=True, required=False,
                                      help_text="The chain's website (http or https URL).")
+    max_fee_per_gas_cap = WeiField(
+        min_value=1, max_value=MAX_BIGINT, allow_null=True, required=False,
+        help_text="The most an executor offers per gas on this chain, in wei: above it, it "
+        "holds (blocked_by_fees) until fees fall. null: no cap.")
     edited_fields = serializers.SerializerMethodField(
         help_text="The fields an administrator set or edited (all of them for a chain "
         "registered by hand): `import_chains` leaves them as they are unless `--overwrite`.")
@@ -80,6 +87,7 @@ class ChainSerializer(StrictModelSerializer):
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
             "is_testnet", "status", "confirmations", "offchain_unanchored", "binding_mode",
+            "max_fee_per_gas_cap", "replace_after_blocks", "low_funds_batches",
             "source", "edited_fields", "created_at", "updated_at",
         ]
         immutable_fields = ["chain_id"]
@@ -87,6 +95,8 @@ class ChainSerializer(StrictModelSerializer):
             "short_name": {"validators": [UniqueValidator(Chain.objects.all(),
                                                           "A chain with this short name exists.")]},
             "confirmations": {"max_value": 10_000},
+            "replace_after_blocks": {"min_value": 1, "max_value": 10_000},
+            "low_funds_batches": {"max_value": 1_000_000},
         }
 
     def get_fields(self):

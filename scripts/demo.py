@@ -25,8 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 ANVIL = Path(os.environ.get(
     "ANVIL_BIN", ROOT / ".tools/node/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"))
-# anvil's development account 1 is the executor (account 0 deploys the contracts).
-EXECUTOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+# anvil's development account 1 is the executor (account 0 deploys the contracts). anvil
+# holds its key unlocked and answers eth_signTransaction for it: here the node is also the
+# executor's remote signer, and no key passes through the executor.
+EXECUTOR_ADDRESS = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
 CHAIN_ID = 31337
 
 
@@ -176,11 +178,13 @@ class Demo:
         workflow = self.api("POST", "/workflows", {"documentHash": document, "chainId": CHAIN_ID})
         show("workflow", {k: workflow[k] for k in ("workflowId", "state", "schemaId")})
 
-        say("Running the reference executor once (manage.py run_executor --chain anvil --once)")
+        say("Running the reference executor once (manage.py run_executor --chain anvil --once), "
+            "signing through a remote signer (EXECUTOR_SIGNER_URL: anvil, which holds the key)")
         self.manage("run_executor", "--chain", "anvil", "--once", "--name", "demo-executor",
                     echo=True, env={"SERVICE_URL": self.service_url,
                                     "EXECUTOR_API_KEY": self.keys["executor"],
-                                    "EXECUTOR_PRIVATE_KEY": EXECUTOR_KEY})
+                                    "EXECUTOR_SIGNER_URL": self.anvil_url,
+                                    "EXECUTOR_ADDRESS": EXECUTOR_ADDRESS})
 
         say("Indexing and tracking until the workflow is confirmed (2 confirmations): what the "
             "Celery beat tasks attestations.index_chains and bindings.track_workflows do")

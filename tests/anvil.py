@@ -64,9 +64,10 @@ def closed_url() -> str:
 
 
 class Anvil:
-    def __init__(self, chain_id: int = 31337, port: int | None = None):
+    def __init__(self, chain_id: int = 31337, port: int | None = None, args: tuple = ()):
         self.chain_id = chain_id
         self.port = port or free_port()
+        self.args = tuple(args)  # more of anvil's options (`--accounts 1`, ...)
         self.process: subprocess.Popen | None = None
 
     @property
@@ -76,7 +77,7 @@ class Anvil:
     def start(self, timeout: float = 15) -> "Anvil":
         self.process = subprocess.Popen(
             [str(ANVIL), "--host", "127.0.0.1", "--port", str(self.port),
-             "--chain-id", str(self.chain_id), "--silent"],
+             "--chain-id", str(self.chain_id), "--silent", *self.args],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,
         )

@@ -151,8 +151,8 @@ def anvil_factory():
     require_anvil()
     nodes = []
 
-    def start(chain_id: int = 31337, port: int | None = None) -> Anvil:
-        node = Anvil(chain_id, port).start()
+    def start(chain_id: int = 31337, port: int | None = None, args: tuple = ()) -> Anvil:
+        node = Anvil(chain_id, port, args).start()
         nodes.append(node)
         return node
 

@@ -47,6 +47,12 @@ HEARTBEAT_WELL_FORMED = [
      "pending_jobs": 1_000_000, "head_block": 2**63 - 1},
     {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "pending_jobs": None,
      "head_block": None},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "low_funds",
+     "balance_wei": "0"},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "blocked_by_fees",
+     "balance_wei": "1" + "0" * 77},
+    {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "signer_error",
+     "balance_wei": None},
 ]
 HEARTBEAT_ILL_FORMED = [
     {}, [], "ok", None, 5,
@@ -64,6 +70,8 @@ HEARTBEAT_ILL_FORMED = [
     {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": 2**63},
     {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "head_block": "1"},
     {"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "uptime": 1},
+    *({"executor_id": "0b8f4a1e-2c7d-4e5f-8a9b-1c2d3e4f5a6b", "status": "ok", "balance_wei": bad}
+      for bad in (1, 1.5, "", "01", "-1", " 1", "1e18", "0x10", "1" * 79, str(2**256), [])),
 ]
 
 
@@ -161,7 +169,8 @@ JSON_VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-2**64, max_value=2**64),
     st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(
         [HASH, HASH.upper(), HASH[:-1], UUID, UUID.upper(), UUID.replace("-", ""), "ok", "busy",
-         "draining", "healthy", "", " ok"]),
+         "draining", "healthy", "", " ok", "low_funds", "0", "01", "12", str(2**256),
+         str(2**256 - 1)]),
     st.text(max_size=8), st.lists(st.integers(), max_size=2),
     st.lists(st.sampled_from([HASH, HASH.upper(), HASH[:-1], None, 1, ""]), max_size=3),
 )
@@ -201,8 +210,12 @@ ANSWERS = [
         True, attestation_id=HASH, timestamp=datetime(2026, 1, 1, tzinfo=timezone(
             timedelta(hours=-14))), chain_id=1, attester="0x" + "00" * 20,
         schema_id=HASH, tx_hash=HASH, block_number=0, confirmations=12)),
-    (HeartbeatResponseSerializer, Heartbeat("healthy", datetime(2026, 11, 24, tzinfo=UTC))),
-    (HeartbeatResponseSerializer, Heartbeat("draining", datetime(2026, 11, 24, 1, 2, 3, 4, UTC))),
+    (HeartbeatResponseSerializer, Heartbeat("healthy", datetime(2026, 11, 24, tzinfo=UTC),
+                                            None, 3, 10)),
+    (HeartbeatResponseSerializer, Heartbeat("draining", datetime(2026, 11, 24, 1, 2, 3, 4, UTC),
+                                            2**63 - 1, 1, 0)),
+    (HeartbeatResponseSerializer, Heartbeat("blocked_by_fees", datetime(2026, 11, 24, tzinfo=UTC),
+                                            30_000_000_000, 10_000, 1_000_000)),
 ]
 
 

@@ -106,6 +106,7 @@ def test_state_gauges_are_read_at_scrape_time(anon):
     chain = ChainFactory()
     ExecutorFactory.create_batch(2, chain=chain)
     ExecutorFactory(chain=chain, status="offline")
+    ExecutorFactory(chain=chain, status="low_funds", balance_wei="1000")
     RpcEndpointFactory(chain=chain, status="healthy", lag_blocks=1, latency_ms=12.0)
     down = RpcEndpointFactory(chain=chain, status="down")
     cursor = IndexCursorFactory(chain=chain, head_block=120, next_block=101)
@@ -115,6 +116,8 @@ def test_state_gauges_are_read_at_scrape_time(anon):
     assert value(found, "registry_executors", chain_id=chain_id, status="healthy") == 2
     assert value(found, "registry_executors", chain_id=chain_id, status="offline") == 1
     assert value(found, "registry_executors", chain_id=chain_id, status="stale") == 0
+    assert value(found, "registry_executors", chain_id=chain_id, status="low_funds") == 1
+    assert value(found, "registry_executors", chain_id=chain_id, status="blocked_by_fees") == 0
     up = {labels: v for (name, labels), v in found.items() if name == "registry_rpc_endpoint_up"}
     assert sorted(up.values()) == [0, 1]
     assert value(found, "registry_rpc_endpoint_up", chain_id=chain_id, endpoint_id=str(down.pk),

@@ -39,7 +39,9 @@ class RpcSummarySerializer(serializers.Serializer):
 
 
 class ExecutorSummarySerializer(serializers.Serializer):
-    online = serializers.IntegerField(help_text="Healthy or draining, with a valid lease.")
+    online = serializers.IntegerField(
+        help_text="Alive, with a valid lease: healthy, draining, or holding (low_funds, "
+        "blocked_by_fees, signer_error).")
     registered = serializers.IntegerField(help_text="Not deregistered.")
 
 

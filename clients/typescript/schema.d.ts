@@ -1346,6 +1346,15 @@ export interface components {
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
             /**
+             * @description The most an executor offers per gas on this chain, in wei: above it, it holds (blocked_by_fees) until fees fall. null: no cap.
+             * @example 1500000000000000000
+             */
+            maxFeePerGasCap?: string | null;
+            /** @description Blocks an executor waits for its transaction to be mined before it replaces it with higher fees. */
+            replaceAfterBlocks?: number;
+            /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
+            lowFundsBatches?: number;
+            /**
              * @description Who registered the chain: an administrator, or import_chains.
              *
              *     * `admin` - Admin
@@ -1382,6 +1391,15 @@ export interface components {
              *     * `merkle` - Merkle
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
+            /**
+             * @description The most an executor offers per gas on this chain, in wei: above it, it holds (blocked_by_fees) until fees fall. null: no cap.
+             * @example 1500000000000000000
+             */
+            maxFeePerGasCap?: string | null;
+            /** @description Blocks an executor waits for its transaction to be mined before it replaces it with higher fees. */
+            replaceAfterBlocks?: number;
+            /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
+            lowFundsBatches?: number;
         };
         /**
          * @description * `admin` - Admin
@@ -1551,6 +1569,11 @@ export interface components {
             readonly trustRevokedAt: string | null;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
+            /**
+             * @description Its balance in wei, as its last heartbeat said.
+             * @example 1500000000000000000
+             */
+            readonly balanceWei: string | null;
             readonly heartbeatIntervalSeconds: number;
             /** Format: date-time */
             readonly leaseExpiresAt: string;
@@ -1581,6 +1604,11 @@ export interface components {
             readonly trustRevokedAt: string | null;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
+            /**
+             * @description Its balance in wei, as its last heartbeat said.
+             * @example 1500000000000000000
+             */
+            readonly balanceWei: string | null;
             readonly heartbeatIntervalSeconds: number;
             /** Format: date-time */
             readonly leaseExpiresAt: string;
@@ -1598,11 +1626,14 @@ export interface components {
          *     * `offline` - Offline
          *     * `draining` - Draining
          *     * `deregistered` - Deregistered
+         *     * `low_funds` - Low Funds
+         *     * `blocked_by_fees` - Blocked By Fees
+         *     * `signer_error` - Signer Error
          * @enum {string}
          */
-        ExecutorStatusEnum: "healthy" | "stale" | "offline" | "draining" | "deregistered";
+        ExecutorStatusEnum: "healthy" | "stale" | "offline" | "draining" | "deregistered" | "low_funds" | "blocked_by_fees" | "signer_error";
         ExecutorSummary: {
-            /** @description Healthy or draining, with a valid lease. */
+            /** @description Alive, with a valid lease: healthy, draining, or holding (low_funds, blocked_by_fees, signer_error). */
             online: number;
             /** @description Not deregistered. */
             registered: number;
@@ -1614,20 +1645,37 @@ export interface components {
             pendingJobs?: number | null;
             /** Format: int64 */
             headBlock?: number | null;
+            /**
+             * @description The executor's balance on the chain, in wei.
+             * @example 1500000000000000000
+             */
+            balanceWei?: string | null;
         };
         HeartbeatResponse: {
             status: components["schemas"]["ExecutorStatusEnum"];
             /** Format: date-time */
             leaseExpiresAt: string;
             heartbeatIntervalSeconds: number;
+            /**
+             * @description The most to offer per gas, in wei; null: no cap.
+             * @example 1500000000000000000
+             */
+            maxFeePerGasCap: string | null;
+            /** @description Blocks to wait for a transaction before replacing it with higher fees. */
+            replaceAfterBlocks: number;
+            /** @description Report low_funds below the balance that pays for this many batches. */
+            lowFundsBatches: number;
         };
         /**
-         * @description * `busy` - busy
+         * @description * `blocked_by_fees` - blocked_by_fees
+         *     * `busy` - busy
          *     * `draining` - draining
+         *     * `low_funds` - low_funds
          *     * `ok` - ok
+         *     * `signer_error` - signer_error
          * @enum {string}
          */
-        HeartbeatStatusEnum: "busy" | "draining" | "ok";
+        HeartbeatStatusEnum: "blocked_by_fees" | "busy" | "draining" | "low_funds" | "ok" | "signer_error";
         Interface: {
             functions: {
                 [key: string]: unknown;
@@ -2011,6 +2059,15 @@ export interface components {
              *     * `merkle` - Merkle
              */
             bindingMode?: components["schemas"]["BindingModeEnum"];
+            /**
+             * @description The most an executor offers per gas on this chain, in wei: above it, it holds (blocked_by_fees) until fees fall. null: no cap.
+             * @example 1500000000000000000
+             */
+            maxFeePerGasCap?: string | null;
+            /** @description Blocks an executor waits for its transaction to be mined before it replaces it with higher fees. */
+            replaceAfterBlocks?: number;
+            /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
+            lowFundsBatches?: number;
         };
         PatchedChainStatusRequest: {
             status?: components["schemas"]["ChainStatusEnum"];
@@ -8876,8 +8933,11 @@ export interface operations {
                  *     * `offline` - Offline
                  *     * `draining` - Draining
                  *     * `deregistered` - Deregistered
+                 *     * `low_funds` - Low Funds
+                 *     * `blocked_by_fees` - Blocked By Fees
+                 *     * `signer_error` - Signer Error
                  */
-                status?: ("deregistered" | "draining" | "healthy" | "offline" | "stale")[];
+                status?: ("blocked_by_fees" | "deregistered" | "draining" | "healthy" | "low_funds" | "offline" | "signer_error" | "stale")[];
                 trusted?: boolean;
             };
             header?: never;

@@ -60,7 +60,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         beat = Executor.heartbeat(
             chain_ref=chain, holder=request.auth, executor_id=data["executor_id"],
             reported=data["status"], pending_jobs=data.get("pending_jobs"),
-            head_block=data.get("head_block"),
+            head_block=data.get("head_block"), balance_wei=data.get("balance_wei"),
         )
         return answer(serializers.HeartbeatResponseSerializer, beat)
 

@@ -1,3 +1,4 @@
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.utils import timezone
 
@@ -84,6 +85,21 @@ class Chain(models.Model):
         default=all_listed_fields, editable=False,
         help_text="The chain-list fields an administrator set or edited: import_chains leaves "
         "them as they are (unless --overwrite).")
+    # The executors' fee policy (executor_client; docs/decisions.md, "Executors' transactions").
+    # They learn it from each heartbeat's answer, so a change reaches them within one interval.
+    max_fee_per_gas_cap = models.PositiveBigIntegerField(
+        null=True, blank=True, verbose_name="max fee per gas cap",
+        validators=[MinValueValidator(1)],
+        help_text="The most an executor offers per gas here, in wei (1 gwei = 10^9 wei): "
+        "above it, it holds (blocked_by_fees) until fees fall. Empty: no cap.")
+    replace_after_blocks = models.PositiveIntegerField(
+        default=3, db_default=3, validators=[MinValueValidator(1), MaxValueValidator(10_000)],
+        help_text="Blocks an executor waits for its transaction to be mined before it "
+        "replaces it with higher fees.")
+    low_funds_batches = models.PositiveIntegerField(
+        default=10, db_default=10, validators=[MaxValueValidator(1_000_000)],
+        help_text="An executor whose balance pays for fewer batches than this at the current "
+        "fees reports low_funds (0: never).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

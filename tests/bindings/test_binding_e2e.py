@@ -223,14 +223,15 @@ def test_two_executors_claiming_at_once_never_get_the_same_job(bound_chain, live
 
 
 def test_run_executor_once_binds_what_is_queued_and_exits(bound_chain, live_server, api,
-                                                          monkeypatch, settings):
+                                                          monkeypatch, settings, tmp_path):
     from django.core.management import call_command
 
     bind(api, document=DOCUMENT)
     monkeypatch.setenv("SERVICE_URL", live_server.url)
     monkeypatch.setenv("EXECUTOR_API_KEY", make_key("executor"))
     monkeypatch.setenv("EXECUTOR_RPC_URL", bound_chain.node.anvil.url)
-    settings.EXECUTOR_PRIVATE_KEY = KEY_A
+    (tmp_path / "key").write_text(KEY_A + "\n")
+    settings.EXECUTOR_KEY_FILE = str(tmp_path / "key")
     out = io.StringIO()
 
     call_command("run_executor", "--chain", "anvil", "--once", stdout=out)
@@ -245,8 +246,21 @@ def test_run_executor_names_what_is_missing(monkeypatch, settings, db):
     from django.core.management import CommandError, call_command
 
     monkeypatch.delenv("SERVICE_URL", raising=False)
-    settings.EXECUTOR_PRIVATE_KEY = ""
-    with pytest.raises(CommandError, match="SERVICE_URL.*EXECUTOR_PRIVATE_KEY"):
+    monkeypatch.delenv("EXECUTOR_PRIVATE_KEY", raising=False)
+    monkeypatch.setenv("EXECUTOR_API_KEY", "k")
+    with pytest.raises(CommandError, match="Set SERVICE_URL."):
+        call_command("run_executor", "--chain", "anvil")
+    monkeypatch.setenv("SERVICE_URL", "http://127.0.0.1:9")
+    settings.EXECUTOR_SIGNER_URL = settings.EXECUTOR_KEY_FILE = ""
+    with pytest.raises(CommandError, match="Set EXECUTOR_SIGNER_URL .* or EXECUTOR_KEY_FILE"):
+        call_command("run_executor", "--chain", "anvil")
+
+
+def test_run_executor_refuses_a_key_in_the_environment(monkeypatch, db):
+    from django.core.management import CommandError, call_command
+
+    monkeypatch.setenv("EXECUTOR_PRIVATE_KEY", KEY_A)
+    with pytest.raises(CommandError, match="no longer read from EXECUTOR_PRIVATE_KEY"):
         call_command("run_executor", "--chain", "anvil")
 
 
@@ -256,13 +270,13 @@ def test_sigterm_lets_the_job_in_hand_finish(bound_chain, live_server, api):
     bind(api, document="0x" + "01" * 32)
     ref = executor(live_server, bound_chain, KEY_A)
     ref.register()
-    attest = ref.signer.attest
+    attest = ref.eas.attest
 
     def stop_mid_job(job):
         ref.stop()  # what the SIGTERM handler does, here while this job is in hand
         return attest(job)
 
-    ref.signer.attest = stop_mid_job
+    ref.eas.attest = stop_mid_job
     sent = ref.run()
 
     assert len(sent) == 1 and sent[0].tx_hash

@@ -110,6 +110,26 @@ def test_a_reported_tx_hash_submits_the_job(executor_client, my_executor, queued
     stored.refresh_from_db()
     assert stored.tx_hashes == [TX, other] and stored.tx_hash == other
     assert len(states(stored)) == 4
+    # The first was mined after all (the replacement lost the race): reported again, it is
+    # the one tracked, first among the candidates; nothing else moves.
+    assert report(executor_client, my_executor, queued, txHash=TX).status_code == 200
+    stored.refresh_from_db()
+    assert stored.tx_hashes == [other, TX] and stored.tx_hash == TX
+    assert len(states(stored)) == 4
+
+
+@pytest.mark.parametrize("status, takes", [("low_funds", True), ("blocked_by_fees", False),
+                                           ("signer_error", False)])
+def test_an_executor_low_on_funds_still_takes_jobs_one_that_holds_does_not(
+        executor_client, my_executor, queued, status, takes):
+    my_executor.status = status
+    my_executor.save()
+    response = claim(executor_client, my_executor)
+    if takes:
+        assert response.status_code == 200, response.content
+    else:
+        assert_problem(response, 409, "executor_not_healthy")
+        assert Workflow.objects.get(pk=queued.pk).state == "queued"
 
 
 def test_an_error_requeues_with_back_off_then_fails_after_the_attempts(

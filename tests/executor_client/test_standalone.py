@@ -48,19 +48,42 @@ def test_it_names_what_is_missing(capsys):
         main(["--chain", "anvil"], environ={"EXECUTOR_API_KEY": "k"})
 
     assert exited.value.code == 2
-    assert ("Set SERVICE_URL (or --service-url), EXECUTOR_PRIVATE_KEY, "
-            "EXECUTOR_RPC_URL (or --rpc-url).") in capsys.readouterr().err
+    assert "Set SERVICE_URL (or --service-url), EXECUTOR_RPC_URL (or --rpc-url)." in (
+        capsys.readouterr().err)
+
+    with pytest.raises(SystemExit):
+        main(["--chain", "anvil", "--service-url", "http://127.0.0.1:9", "--rpc-url",
+              "http://127.0.0.1:9"], environ={"EXECUTOR_API_KEY": "k"})
+    assert ("Set EXECUTOR_SIGNER_URL (a remote signer) or EXECUTOR_KEY_FILE (a file holding "
+            "the key, for development).") in capsys.readouterr().err
+
+
+def test_it_reads_no_key_from_the_environment_and_no_key_file_that_holds_none(capsys, tmp_path):
+    base = ["--chain", "anvil", "--service-url", "http://127.0.0.1:9", "--rpc-url",
+            "http://127.0.0.1:9"]
+    with pytest.raises(SystemExit):
+        main(base, environ={"EXECUTOR_API_KEY": "k", "EXECUTOR_PRIVATE_KEY": KEY_A})
+    assert "no longer read from EXECUTOR_PRIVATE_KEY" in capsys.readouterr().err
+
+    (tmp_path / "key").write_text("not a key, and secret")
+    for key_file in (tmp_path / "key", tmp_path / "absent"):
+        with pytest.raises(SystemExit):
+            main(base, environ={"EXECUTOR_API_KEY": "k", "EXECUTOR_KEY_FILE": str(key_file)})
+        err = capsys.readouterr().err
+        assert f"EXECUTOR_KEY_FILE {key_file}" in err and "secret" not in err
 
 
 @pytest.fixture
-def served(eas_chain, live_server):
+def served(eas_chain, live_server, tmp_path):
     """The anvil chain with its document schema registered and indexed, and the environment
-    that points the executor at the live server and the chain."""
+    that points the executor at the live server and the chain (its key in a file)."""
     node = eas_chain.node
     node.register_schema()
     assert index_chain(eas_chain.chain).ok
+    (tmp_path / "key").write_text(KEY_A + "\n")
     return bare_environment(SERVICE_URL=live_server.url, EXECUTOR_API_KEY=make_key("executor"),
-                            EXECUTOR_PRIVATE_KEY=KEY_A, EXECUTOR_RPC_URL=node.anvil.url)
+                            EXECUTOR_KEY_FILE=str(tmp_path / "key"),
+                            EXECUTOR_RPC_URL=node.anvil.url)
 
 
 def bind(api) -> str:

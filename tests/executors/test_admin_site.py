@@ -72,10 +72,13 @@ def test_the_executor_list_shows_a_lapsed_lease_as_stale(site):
     assert '<td class="field-status_now">stale</td>' in response.content.decode()
 
 
-@pytest.mark.parametrize("status", ["healthy", "stale", "offline", "draining", "deregistered"])
+STATUSES = ["healthy", "stale", "offline", "draining", "deregistered", "low_funds",
+            "blocked_by_fees", "signer_error"]
+
+
+@pytest.mark.parametrize("status", STATUSES)
 def test_executors_are_filtered_by_status(site, status):
-    by_status = {s: ExecutorFactory(status=s)
-                 for s in ["healthy", "stale", "offline", "draining", "deregistered"]}
+    by_status = {s: ExecutorFactory(status=s) for s in STATUSES}
 
     response = site.get(admin_url("executor", "changelist"), {"status": status})
 
@@ -144,6 +147,7 @@ def test_the_details_of_an_executor_are_read_only_and_its_endpoint_masked(site):
                           "_save": "Save"})
 
     assert page.context["adminform"].form.fields == {}
+    assert "balance wei" in page.content.decode().lower()
     assert "s3cret" not in page.content.decode()
     assert "https://***@binder.example/" in page.content.decode()
     assert response.status_code == 302

@@ -14,7 +14,8 @@ from djangorestframework_camel_case.util import camelize
 
 from executors.models import Executor, ExecutorStatusChange
 from executors.serializers import HeartbeatResponseSerializer
-from registry.models import KeyScope
+from executors.sweep import executor_leases_expire
+from registry.models import Chain, KeyScope
 from tests.conftest import assert_problem, make_key
 from tests.executors.conftest import key_prefix, with_api_key
 from tests.factories import ChainFactory, ExecutorFactory
@@ -22,6 +23,7 @@ from tests.factories import ChainFactory, ExecutorFactory
 pytestmark = pytest.mark.django_db
 
 URL = "/v1/chain-registry/{}/heartbeat"
+GWEI = 10**9
 
 
 @pytest.fixture
@@ -59,7 +61,8 @@ def test_a_heartbeat_renews_the_lease_from_the_server_clock(executor, mine):
     assert response.status_code == 200, response.content
     body = response.json()
     assert body == {"status": "healthy", "leaseExpiresAt": body["leaseExpiresAt"],
-                    "heartbeatIntervalSeconds": 10}
+                    "heartbeatIntervalSeconds": 10, "maxFeePerGasCap": None,
+                    "replaceAfterBlocks": 3, "lowFundsBatches": 10}
     assert body["leaseExpiresAt"].endswith("Z")
     assert 28 <= seconds_from_now(body["leaseExpiresAt"]) <= 31
     mine.refresh_from_db()
@@ -129,7 +132,80 @@ def test_pending_jobs_and_head_block_may_be_null_or_left_out(executor, mine):
     assert (mine.pending_jobs, mine.head_block) == (None, None)
 
 
+def test_a_heartbeat_stores_the_balance_and_answers_the_chains_fee_policy_in_one_update(
+        executor, mine, chain):
+    Chain.objects.filter(pk=chain.pk).update(max_fee_per_gas_cap=30 * GWEI,
+                                             replace_after_blocks=5, low_funds_batches=20)
+    balance = str(150 * 10**18)  # past a bigint and JavaScript's numbers: a string, exact
+    executor.post(URL.format(31337), beat(mine), format="json")  # the key into the cache
+
+    with CaptureQueriesContext(connection) as queries:
+        response = executor.post(URL.format(31337), beat(mine, balanceWei=balance),
+                                 format="json")
+
+    assert response.status_code == 200, response.content
+    assert [q["sql"].split()[0] for q in queries] == ["UPDATE"]
+    body = response.json()
+    assert (body["maxFeePerGasCap"], body["replaceAfterBlocks"], body["lowFundsBatches"]) == (
+        str(30 * GWEI), 5, 20)
+    mine.refresh_from_db()
+    assert mine.balance_wei == balance
+    # Left out, it is not known any more (as pendingJobs and headBlock).
+    executor.post(URL.format(31337), beat(mine), format="json")
+    mine.refresh_from_db()
+    assert mine.balance_wei is None
+
+
+def test_a_change_of_the_cap_reaches_the_executor_with_its_next_heartbeat(executor, mine,
+                                                                          admin):
+    before = executor.post(URL.format(31337), beat(mine), format="json").json()
+    changed = admin.patch("/v1/admin/chains/31337", {"maxFeePerGasCap": "25000000000"},
+                          format="json")
+    after = executor.post(URL.format(31337), beat(mine), format="json").json()
+
+    assert changed.status_code == 200, changed.content
+    assert before["maxFeePerGasCap"] is None and after["maxFeePerGasCap"] == "25000000000"
+
+
+@pytest.mark.parametrize("balance", [150 * 10**18, "-1", "1.5", "0x10", "01", "", "1" * 79])
+def test_a_balance_is_a_string_of_decimal_digits(executor, mine, balance):
+    response = executor.post(URL.format(31337), beat(mine, balanceWei=balance), format="json")
+
+    body = assert_problem(response, 400)
+    assert body["errors"][0]["attr"] == "balanceWei"
+
+
 # --- status -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reported", ["low_funds", "blocked_by_fees", "signer_error"])
+def test_an_executor_that_holds_says_so_and_is_recorded_until_it_is_ok_again(
+        executor, admin, mine, reported):
+    held = executor.post(URL.format(31337), beat(mine, status=reported, balanceWei="7"),
+                         format="json")
+    again = executor.post(URL.format(31337), beat(mine, status=reported, balanceWei="6"),
+                          format="json")
+
+    assert [held.json()["status"], again.json()["status"]] == [reported, reported]
+    listed = admin.get(f"/v1/admin/executors?status={reported}").json()["results"]
+    assert [(e["executorId"], e["status"], e["balanceWei"]) for e in listed] == [
+        (str(mine.pk), reported, "6")]
+    ok = executor.post(URL.format(31337), beat(mine, status="ok"), format="json")
+    assert ok.json()["status"] == "healthy"
+    assert causes(mine) == [("healthy", reported, f"heartbeat: {reported}"),
+                            (reported, "healthy", "heartbeat: ok")]
+
+
+def test_a_holding_executor_whose_lease_runs_out_reads_stale(executor, admin, mine):
+    executor.post(URL.format(31337), beat(mine, status="blocked_by_fees"), format="json")
+    Executor.objects.filter(pk=mine.pk).update(lease_expires_at=timezone.now())
+
+    shown = admin.get(f"/v1/admin/executors/{mine.pk}").json()
+    assert shown["status"] == "stale"
+    assert executor_leases_expire().stale == 1
+    assert Executor.objects.get(pk=mine.pk).status == "stale"
+
+
 
 
 @pytest.mark.parametrize("reported", ["ok", "busy"])
@@ -400,7 +476,8 @@ def test_a_response_has_the_response_serializers_shape(executor, mine):
     body = response.json()
     shaped = HeartbeatResponseSerializer({
         "status": body["status"], "lease_expires_at": parse_datetime(body["leaseExpiresAt"]),
-        "heartbeat_interval_seconds": body["heartbeatIntervalSeconds"]}).data
+        "heartbeat_interval_seconds": body["heartbeatIntervalSeconds"],
+        "max_fee_per_gas_cap": None, "replace_after_blocks": 3, "low_funds_batches": 10}).data
     assert camelize(shaped) == body
 
 

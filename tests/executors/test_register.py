@@ -53,7 +53,7 @@ def test_registering_an_executor_returns_201_with_its_id_and_a_fresh_lease(execu
         "endpointUrl": "https://binder.example/", "version": "1.2.0",
         "capabilities": ["bind", "eas:v1"], "metadata": {"region": "eu"}, "status": "healthy",
         "trusted": True, "trustRevokedAt": None, "pendingJobs": None, "headBlock": None,
-        "heartbeatIntervalSeconds": 10, "leaseExpiresAt": body["leaseExpiresAt"],
+        "balanceWei": None, "heartbeatIntervalSeconds": 10, "leaseExpiresAt": body["leaseExpiresAt"],
         "lastHeartbeatAt": body["lastHeartbeatAt"], "registeredAt": body["registeredAt"],
         "statusChangedAt": body["statusChangedAt"],
     }

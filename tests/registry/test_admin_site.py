@@ -96,6 +96,25 @@ def test_the_chain_id_is_read_only_once_created(site):
     assert "chain_id" not in response.context["adminform"].form.fields
 
 
+def test_an_administrator_sets_the_chains_fee_cap_in_the_admin(site):
+    chain = ChainFactory()
+    form = site.get(admin_url("chain", "change", chain.pk)).context["adminform"].form
+    data = {name: form.initial.get(name) for name in form.fields}
+    data = {k: "on" if v is True else "" if v is None else v for k, v in data.items()
+            if v is not False}  # a checkbox left out is unchecked
+
+    refused = site.post(admin_url("chain", "change", chain.pk),
+                        {**data, "max_fee_per_gas_cap": "0", "_save": "Save"})
+    assert "max_fee_per_gas_cap" in refused.context["adminform"].form.errors
+    site.post(admin_url("chain", "change", chain.pk),
+              {**data, "max_fee_per_gas_cap": "40000000000", "replace_after_blocks": "2",
+               "_save": "Save"})
+
+    chain.refresh_from_db()
+    assert (chain.max_fee_per_gas_cap, chain.replace_after_blocks) == (40 * 10**9, 2)
+    assert chain.is_testnet  # the rest of the form as it was
+
+
 # --- API keys -----------------------------------------------------------------------------
 
 

@@ -25,6 +25,9 @@ def chain_body(**overrides) -> dict:
         "confirmations": 3,
         "offchainUnanchored": False,
         "bindingMode": "single",
+        "maxFeePerGasCap": None,
+        "replaceAfterBlocks": 3,
+        "lowFundsBatches": 10,
     }
     body.update(overrides)
     return {key: value for key, value in body.items() if value is not ...}
@@ -621,6 +624,36 @@ def test_a_chains_binding_mode_is_set_through_the_admin_api_and_checked(admin, a
     public = api.get("/chains/31337")
     assert public.json()["bindingMode"] == "multi", public.content
     assert_problem(admin.patch(f"{URL}/31337", {"bindingMode": "batch"}, format="json"), 400)
+
+
+def test_a_chains_fee_policy_for_its_executors_is_set_through_the_admin_api(admin, api):
+    ChainFactory(chain_id=31337)
+    patched = admin.patch(f"{URL}/31337", {"maxFeePerGasCap": "50000000000",
+                                           "replaceAfterBlocks": 2, "lowFundsBatches": 25},
+                          format="json")
+
+    assert patched.status_code == 200, patched.content
+    body = patched.json()
+    assert (body["maxFeePerGasCap"], body["replaceAfterBlocks"], body["lowFundsBatches"]) == (
+        "50000000000", 2, 25)
+    stored = Chain.objects.get()
+    assert (stored.max_fee_per_gas_cap, stored.replace_after_blocks,
+            stored.low_funds_batches) == (50 * 10**9, 2, 25)
+    assert "maxFeePerGasCap" not in api.get("/chains/31337").json()  # administrators' only
+    cleared = admin.patch(f"{URL}/31337", {"maxFeePerGasCap": None}, format="json")
+    assert cleared.json()["maxFeePerGasCap"] is None  # no cap
+
+
+@pytest.mark.parametrize("field, value", [
+    ("maxFeePerGasCap", 50000000000), ("maxFeePerGasCap", "0"), ("maxFeePerGasCap", "5e10"),
+    ("maxFeePerGasCap", str(2**63)), ("maxFeePerGasCap", "-1"), ("replaceAfterBlocks", 0),
+    ("replaceAfterBlocks", 10_001), ("lowFundsBatches", -1), ("lowFundsBatches", "10"),
+])
+def test_a_bad_fee_policy_is_400_naming_the_field(admin, field, value):
+    ChainFactory(chain_id=31337)
+    body = assert_problem(admin.patch(f"{URL}/31337", {field: value}, format="json"), 400)
+    assert attrs(body) == {field}
+    assert Chain.objects.get().max_fee_per_gas_cap is None
 
 
 # --- provenance (issue 37 item 3) ---------------------------------------------------------

@@ -8,6 +8,9 @@ from the file, with this machine standing in for the images.
 - Services built from the Dockerfile: their `command` in this checkout, `python`, `gunicorn`
   and `celery` being this virtualenv's. One-shot services (what others wait for with
   `service_completed_successfully`) run to completion first, in `depends_on` order.
+- Services of a profile (the executor) are started only when asked (`run_service`), as
+  compose starts them only with `--profile`; a path of the container in their environment
+  (a secret under /run/secrets, a volume) is replaced by one of the test's (`paths`).
 """
 
 import os
@@ -82,7 +85,8 @@ def start_order(services: dict) -> list[str]:
 
 def default_services(services: dict) -> dict:
     """What `docker compose up` starts: the services of no profile (the `monitoring`
-    profile's Prometheus and Grafana start with `--profile monitoring` only)."""
+    profile's Prometheus and Grafana start with `--profile monitoring` only, the reference
+    executor with `--profile executor`)."""
     return {name: service for name, service in services.items() if not service.get("profiles")}
 
 
@@ -115,8 +119,10 @@ def replace_hosts(env: dict, urls: dict[str, str]) -> dict:
 class Stack:
     """Start with `run()`; `url` is the published front; `stop()` ends every process."""
 
-    def __init__(self, folder: Path, variables: dict, urls: dict[str, str], overrides: dict):
+    def __init__(self, folder: Path, variables: dict, urls: dict[str, str], overrides: dict,
+                 paths: dict[str, str] | None = None):
         self.folder, self.variables, self.urls, self.overrides = folder, variables, urls, overrides
+        self.paths = paths or {}  # a container's path -> the test's
         self.compose = yaml.safe_load(COMPOSE.read_text())
         self.services = default_services(self.compose["services"])
         self.processes: dict[str, subprocess.Popen] = {}
@@ -126,9 +132,11 @@ class Stack:
 
     def env(self, name: str) -> dict:
         base = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
-        env = replace_hosts(environment(self.services[name], self.variables), self.urls)
+        service = self.compose["services"][name]  # a profile's too (run_service)
+        env = replace_hosts(environment(service, self.variables), self.urls)
         if "PROMETHEUS_MULTIPROC_DIR" in env:  # a path of the container: one of the test's
             env["PROMETHEUS_MULTIPROC_DIR"] = str(self.folder / f"{name}-prometheus")
+        env = {key: self.paths.get(value, value) for key, value in env.items()}
         return {**base, **env, **self.overrides}
 
     def log(self, name: str):
@@ -187,6 +195,14 @@ class Stack:
                 self.start(name)
         assert self.url, "no nginx front in docker-compose.yml"
         return self
+
+    def run_service(self, name: str, *args: str, env: dict | None = None,
+                    timeout: float = 120) -> subprocess.CompletedProcess:
+        """A service of a profile run to its end: its command (with `args`) and
+        environment."""
+        return subprocess.run([*command(self.compose["services"][name]), *args], cwd=ROOT,
+                              env={**self.env(name), **(env or {})}, capture_output=True,
+                              text=True, timeout=timeout)
 
     def exec(self, service: str, args: list[str], env: dict | None = None) -> str:
         """`docker compose exec SERVICE ...`: the command with the service's environment."""

@@ -11,13 +11,18 @@ from tests.stack.compose import (
     ROOT,
     command,
     default_services,
+    environment,
     interpolate,
     one_shots,
     start_order,
 )
 
-SERVICES = yaml.safe_load(COMPOSE.read_text())["services"]
+FILE = yaml.safe_load(COMPOSE.read_text())
+SERVICES = FILE["services"]
 LONG_RUNNING = [name for name in SERVICES if name not in one_shots(SERVICES)]
+# What `docker compose up` starts (the executor is of a profile: `--profile executor`).
+STARTED = default_services(SERVICES)
+PRIVATE_KEY = re.compile(r"(0x)?[0-9a-fA-F]{64}")
 
 
 def test_one_shot_migrate_runs_first_and_every_app_service_waits_for_it():
@@ -43,8 +48,39 @@ def test_every_long_running_service_restarts_unless_stopped():
         assert SERVICES[name].get("restart") == "unless-stopped", name
 
 
+def test_no_signing_key_is_in_any_services_environment():
+    """The executor signs through a remote signer or a key file (a Docker secret): no
+    variable of any service holds a key, or names one (EXECUTOR_PRIVATE_KEY is retired and
+    refused), whatever the operator's variables say."""
+    variables = {"SECRET_KEY": "s" * 50, "EXECUTOR_KEY_FILE": "/run/secrets/executor_key",
+                 "EXECUTOR_SIGNER_URL": "http://web3signer:9000"}
+    for name, service in SERVICES.items():
+        env = environment(service, variables)
+        assert not [key for key in env if "PRIVATE" in key], name
+        assert not [key for key, value in env.items() if PRIVATE_KEY.fullmatch(value)], name
+    text = COMPOSE.read_text()
+    assert "EXECUTOR_PRIVATE_KEY" not in text and not PRIVATE_KEY.search(text)
+
+
+def test_the_executor_is_a_service_of_its_own_profile_with_its_key_as_a_secret():
+    executor = SERVICES["executor"]
+    assert executor["profiles"] == ["executor"] and "executor" not in STARTED
+    assert command(executor)[1:] == ["manage.py", "run_executor"]
+    assert executor["secrets"] == ["executor_key"] and "file" in FILE["secrets"]["executor_key"]
+    assert interpolate(FILE["secrets"]["executor_key"]["file"], {}) == "/dev/null"  # none given
+    env = environment(executor, {"SECRET_KEY": "s" * 50})
+    assert env["EXECUTOR_KEY_FILE"] == "" and env["EXECUTOR_SIGNER_URL"] == ""  # the operator's
+    assert env["SERVICE_URL"] == "http://nginx:8080"
+    journal = env["EXECUTOR_JOURNAL"]
+    assert any(journal.startswith(volume.split(":")[1]) for volume in executor["volumes"])
+    assert executor["restart"] == "unless-stopped"
+
+
 def test_workers_beat_and_the_follower_have_health_checks_of_their_own():
-    tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING}
+    # The executor's health is its heartbeats: the registry marks it stale, then offline.
+    tests = {name: SERVICES[name]["healthcheck"]["test"] for name in LONG_RUNNING
+             if name != "executor"}
+    assert "healthcheck" not in SERVICES["executor"]
     assert "inspect ping -d celery@$$HOSTNAME" in " ".join(tests["worker"])
     assert "inspect ping -d indexer@$$HOSTNAME" in " ".join(tests["indexer"])
     assert "--hostname indexer@%h" in SERVICES["indexer"]["command"]

@@ -7,7 +7,6 @@ workers must."""
 import os
 import re
 import secrets
-import subprocess
 import time
 from urllib.parse import urlsplit
 
@@ -21,7 +20,7 @@ from bench.freshness import BlockClock, VerifyWatch, describe, freshness, summar
 from eas_primitives.abi import eas_abi, schema_registry_abi
 from tests.anvil import ROOT, Anvil
 from tests.conftest import deploy_eas_on, missing, require_anvil
-from tests.stack.compose import BIN, Stack, database_url
+from tests.stack.compose import Stack, database_url
 
 # anvil's development accounts: 0 deploys and attests directly (a trusted attester), 1 is
 # the reference executor, 2 an executor that registers and then falls silent.
@@ -83,12 +82,18 @@ def chain():
 @pytest.fixture
 def new_stack(tmp_path, database, redis_db):
     """A Stack of docker-compose.yml, not started yet; stopped afterwards."""
-    variables = {"SECRET_KEY": secrets.token_urlsafe(40)}
+    # The executor's key as compose gives it for development: a Docker secret's file.
+    (tmp_path / "executor.key").write_text(EXECUTOR_KEY + "\n")
+    variables = {"SECRET_KEY": secrets.token_urlsafe(40),
+                 "EXECUTOR_KEY_FILE": "/run/secrets/executor_key"}
+    paths = {"/run/secrets/executor_key": str(tmp_path / "executor.key"),
+             "/var/lib/executor/journal.json": str(tmp_path / "journal.json")}
     # Both Redis URLs of compose on the test's Redis number (Celery's keys and the cache's
     # do not meet).
     overrides = {"EXECUTOR_LEASE_SECONDS": str(LEASE), "EXECUTOR_GRACE_SECONDS": str(GRACE),
                  "WEB_CONCURRENCY": "2"}
-    running = Stack(tmp_path, variables, {"postgres": database, "redis": redis_db}, overrides)
+    running = Stack(tmp_path, variables, {"postgres": database, "redis": redis_db}, overrides,
+                    paths)
     try:
         yield running
     finally:
@@ -203,15 +208,14 @@ def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itsel
     verified = client.call("POST", "/v1/verify", "api", {"documentHash": document})
     assert verified["chainId"] == CHAIN_ID and verified["attester"] == sender
 
-    # Bind a document through POST /workflows; the reference executor serves it once.
+    # Bind a document through POST /workflows; compose's executor service serves it once,
+    # its key read from the secret's file.
     bound = "0x" + secrets.token_hex(32)
     workflow = client.call("POST", "/workflows", "api",
                            {"documentHash": bound, "chainId": CHAIN_ID})
-    executor = subprocess.run(
-        [str(BIN / "python"), "manage.py", "run_executor", "--chain", "anvil", "--once",
-         "--name", "stack-executor"], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**stack.env("web"), "SERVICE_URL": stack.url,
-             "EXECUTOR_API_KEY": client.keys["executor"], "EXECUTOR_PRIVATE_KEY": EXECUTOR_KEY})
+    executor = stack.run_service(
+        "executor", "--chain", "anvil", "--once", "--name", "stack-executor", timeout=60,
+        env={"SERVICE_URL": stack.url, "EXECUTOR_API_KEY": client.keys["executor"]})
     assert executor.returncode == 0, executor.stdout + executor.stderr
     path = f"/workflows/{workflow['workflowId']}"
     done = wait("the workflow is confirmed", lambda: (body := client.call(

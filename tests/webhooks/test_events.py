@@ -122,6 +122,27 @@ def test_executor_status_changes_are_delivered_to_admin_subscriptions(
     assert {p["type"] for p in payloads} == {"executor.status_changed"}
 
 
+def test_an_executor_low_on_funds_or_blocked_by_fees_is_delivered_with_its_balance(
+        admin_key, receiver, chain, executor_client):
+    _, secret = subscribe(client_for(admin_key), receiver.url, ["executor.status_changed"])
+    registered = executor_client.post("/v1/chain-registry/anvil/register",
+                                      {"address": "0x" + "71" * 20}, format="json").json()
+    for status, balance in [("low_funds", "900000000000000"), ("blocked_by_fees", "800"),
+                            ("ok", "5000000000000000000")]:
+        response = executor_client.post("/v1/chain-registry/anvil/heartbeat", {
+            "executorId": registered["executorId"], "status": status, "balanceWei": balance},
+            format="json")
+        assert response.status_code == 200, response.content
+
+    deliver_all()
+    payloads = [r.verified(secret)["data"] for r in receiver.received]
+    assert [(p["from"], p["to"], p["cause"], p["balanceWei"]) for p in payloads] == [
+        (None, "healthy", "registered", None),
+        ("healthy", "low_funds", "heartbeat: low_funds", "900000000000000"),
+        ("low_funds", "blocked_by_fees", "heartbeat: blocked_by_fees", "800"),
+        ("blocked_by_fees", "healthy", "heartbeat: ok", "5000000000000000000")]
+
+
 def test_an_api_key_cannot_subscribe_to_administrators_events(api, receiver):
     response = api.post("/v1/webhooks", {"url": receiver.url,
                                          "eventTypes": ["rpc_endpoint.status_changed"]},

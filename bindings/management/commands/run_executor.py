@@ -1,6 +1,7 @@
 """The reference executor (executor_client) with the service's configuration: its settings
-for the signing key, and without EXECUTOR_RPC_URL the chain's best RPC endpoint from the
-database. `python -m executor_client` runs the same executor without any of the service."""
+for the signer (EXECUTOR_SIGNER_URL, else EXECUTOR_KEY_FILE) and the journal, and without
+EXECUTOR_RPC_URL the chain's best RPC endpoint from the database. `python -m
+executor_client` runs the same executor without any of the service."""
 
 import os
 
@@ -9,34 +10,36 @@ from django.core.management.base import BaseCommand, CommandError
 from web3 import Web3
 
 from executor_client import ReferenceExecutor, ServiceClient, stopped_by_signals, web3_over
-from executor_client.__main__ import batch_size
+from executor_client.__main__ import RETIRED, add_common_arguments
+from executor_client.signers import configured_signer
 from registry.chain_client import chain_client
 from registry.models import Chain
 
 
 class Command(BaseCommand):
     help = ("Run the reference executor of a chain over the service's HTTP API (SERVICE_URL, "
-            "EXECUTOR_API_KEY), signing EAS attestations with EXECUTOR_PRIVATE_KEY.")
+            "EXECUTOR_API_KEY), signing EAS attestations through a remote signer "
+            "(EXECUTOR_SIGNER_URL) or with a key file (EXECUTOR_KEY_FILE).")
 
     def add_arguments(self, parser):
-        parser.add_argument("--chain", required=True, help="A chain id or short name.")
-        parser.add_argument("--once", action="store_true",
-                            help="Process what is queued now, wait for the receipts, exit 0.")
-        parser.add_argument("--name", default="reference-executor",
-                            help="The name it registers under (default: reference-executor).")
-        parser.add_argument("--receipt-timeout", type=float, default=120.0,
-                            help="Seconds to wait for a transaction's receipt (default: 120).")
-        parser.add_argument("--poll-seconds", type=float, default=2.0,
-                            help="Seconds between claims when the queue is empty (default: 2).")
-        parser.add_argument("--batch", type=batch_size, default=1,
-                            help="Jobs per claim, 1 to 500 (default: 1, one job per claim and "
-                                 "per report).")
+        parser.add_argument("--chain", help="A chain id or short name (else EXECUTOR_CHAIN).")
+        add_common_arguments(parser)
 
-    def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, batch, **options):
-        needed = {"SERVICE_URL": os.environ.get("SERVICE_URL", ""),
-                  "EXECUTOR_API_KEY": os.environ.get("EXECUTOR_API_KEY", ""),
-                  "EXECUTOR_PRIVATE_KEY": settings.EXECUTOR_PRIVATE_KEY}
+    def handle(self, *args, chain, once, name, receipt_timeout, poll_seconds, batch, journal,
+               signer_timeout, resend_within, **options):
+        if os.environ.get("EXECUTOR_PRIVATE_KEY"):
+            raise CommandError(RETIRED)
+        chain = chain or os.environ.get("EXECUTOR_CHAIN", "")
+        needed = {"EXECUTOR_CHAIN (or --chain)": chain,
+                  "SERVICE_URL": os.environ.get("SERVICE_URL", ""),
+                  "EXECUTOR_API_KEY": os.environ.get("EXECUTOR_API_KEY", "")}
         missing = [variable for variable, value in needed.items() if not value]
+        try:
+            signer = None if missing else configured_signer(
+                signer_url=settings.EXECUTOR_SIGNER_URL, key_file=settings.EXECUTOR_KEY_FILE,
+                address=settings.EXECUTOR_ADDRESS, timeout=signer_timeout)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         if missing:
             raise CommandError(f"Set {', '.join(missing)}.")
         rpc_url = os.environ.get("EXECUTOR_RPC_URL", "")
@@ -47,14 +50,11 @@ class Command(BaseCommand):
             return chain_client(Chain.objects.get(pk=chain_id))  # its best endpoint
 
         service = ServiceClient(needed["SERVICE_URL"], needed["EXECUTOR_API_KEY"])
-        try:
-            executor = ReferenceExecutor(service, chain, needed["EXECUTOR_PRIVATE_KEY"], web3_for,
-                                         name=name,
-                                         receipt_timeout=receipt_timeout,
-                                         poll_seconds=poll_seconds, batch=batch,
-                                         out=self.stdout.write)
-        except (LookupError, ValueError) as exc:
-            raise CommandError(str(exc)) from None
+        executor = ReferenceExecutor(service, chain, signer, web3_for, name=name,
+                                     receipt_timeout=receipt_timeout, poll_seconds=poll_seconds,
+                                     batch=batch, journal=journal or settings.EXECUTOR_JOURNAL
+                                     or None, resend_within=resend_within,
+                                     out=self.stdout.write)
         with stopped_by_signals(executor):
             sent = executor.run(once=once)
         self.stdout.write(f"done: {len(sent)} job(s)")

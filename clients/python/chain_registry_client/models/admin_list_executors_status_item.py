@@ -1,12 +1,17 @@
 from typing import Literal, cast
 
-AdminListExecutorsStatusItem = Literal["deregistered", "draining", "healthy", "offline", "stale"]
+AdminListExecutorsStatusItem = Literal[
+    "blocked_by_fees", "deregistered", "draining", "healthy", "low_funds", "offline", "signer_error", "stale"
+]
 
 ADMIN_LIST_EXECUTORS_STATUS_ITEM_VALUES: set[AdminListExecutorsStatusItem] = {
+    "blocked_by_fees",
     "deregistered",
     "draining",
     "healthy",
+    "low_funds",
     "offline",
+    "signer_error",
     "stale",
 }
 

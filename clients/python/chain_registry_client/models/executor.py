@@ -31,10 +31,14 @@ class Executor:
             * `offline` - Offline
             * `draining` - Draining
             * `deregistered` - Deregistered
+            * `low_funds` - Low Funds
+            * `blocked_by_fees` - Blocked By Fees
+            * `signer_error` - Signer Error
         trusted (bool):
         trust_revoked_at (datetime.datetime | None): Set when an administrator revokes its trust.
         pending_jobs (int | None):
         head_block (int | None):
+        balance_wei (None | str): Its balance in wei, as its last heartbeat said. Example: 1500000000000000000.
         heartbeat_interval_seconds (int):
         lease_expires_at (datetime.datetime):
         last_heartbeat_at (datetime.datetime | None):
@@ -55,6 +59,7 @@ class Executor:
     trust_revoked_at: datetime.datetime | None
     pending_jobs: int | None
     head_block: int | None
+    balance_wei: None | str
     heartbeat_interval_seconds: int
     lease_expires_at: datetime.datetime
     last_heartbeat_at: datetime.datetime | None
@@ -95,6 +100,9 @@ class Executor:
         head_block: int | None
         head_block = self.head_block
 
+        balance_wei: None | str
+        balance_wei = self.balance_wei
+
         heartbeat_interval_seconds = self.heartbeat_interval_seconds
 
         lease_expires_at = self.lease_expires_at.isoformat()
@@ -126,6 +134,7 @@ class Executor:
                 "trustRevokedAt": trust_revoked_at,
                 "pendingJobs": pending_jobs,
                 "headBlock": head_block,
+                "balanceWei": balance_wei,
                 "heartbeatIntervalSeconds": heartbeat_interval_seconds,
                 "leaseExpiresAt": lease_expires_at,
                 "lastHeartbeatAt": last_heartbeat_at,
@@ -188,6 +197,13 @@ class Executor:
 
         head_block = _parse_head_block(d.pop("headBlock"))
 
+        def _parse_balance_wei(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        balance_wei = _parse_balance_wei(d.pop("balanceWei"))
+
         heartbeat_interval_seconds = d.pop("heartbeatIntervalSeconds")
 
         lease_expires_at = isoparse(d.pop("leaseExpiresAt"))
@@ -225,6 +241,7 @@ class Executor:
             trust_revoked_at=trust_revoked_at,
             pending_jobs=pending_jobs,
             head_block=head_block,
+            balance_wei=balance_wei,
             heartbeat_interval_seconds=heartbeat_interval_seconds,
             lease_expires_at=lease_expires_at,
             last_heartbeat_at=last_heartbeat_at,

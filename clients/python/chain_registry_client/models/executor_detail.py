@@ -35,10 +35,14 @@ class ExecutorDetail:
             * `offline` - Offline
             * `draining` - Draining
             * `deregistered` - Deregistered
+            * `low_funds` - Low Funds
+            * `blocked_by_fees` - Blocked By Fees
+            * `signer_error` - Signer Error
         trusted (bool):
         trust_revoked_at (datetime.datetime | None): Set when an administrator revokes its trust.
         pending_jobs (int | None):
         head_block (int | None):
+        balance_wei (None | str): Its balance in wei, as its last heartbeat said. Example: 1500000000000000000.
         heartbeat_interval_seconds (int):
         lease_expires_at (datetime.datetime):
         last_heartbeat_at (datetime.datetime | None):
@@ -60,6 +64,7 @@ class ExecutorDetail:
     trust_revoked_at: datetime.datetime | None
     pending_jobs: int | None
     head_block: int | None
+    balance_wei: None | str
     heartbeat_interval_seconds: int
     lease_expires_at: datetime.datetime
     last_heartbeat_at: datetime.datetime | None
@@ -101,6 +106,9 @@ class ExecutorDetail:
         head_block: int | None
         head_block = self.head_block
 
+        balance_wei: None | str
+        balance_wei = self.balance_wei
+
         heartbeat_interval_seconds = self.heartbeat_interval_seconds
 
         lease_expires_at = self.lease_expires_at.isoformat()
@@ -137,6 +145,7 @@ class ExecutorDetail:
                 "trustRevokedAt": trust_revoked_at,
                 "pendingJobs": pending_jobs,
                 "headBlock": head_block,
+                "balanceWei": balance_wei,
                 "heartbeatIntervalSeconds": heartbeat_interval_seconds,
                 "leaseExpiresAt": lease_expires_at,
                 "lastHeartbeatAt": last_heartbeat_at,
@@ -202,6 +211,13 @@ class ExecutorDetail:
 
         head_block = _parse_head_block(d.pop("headBlock"))
 
+        def _parse_balance_wei(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        balance_wei = _parse_balance_wei(d.pop("balanceWei"))
+
         heartbeat_interval_seconds = d.pop("heartbeatIntervalSeconds")
 
         lease_expires_at = isoparse(d.pop("leaseExpiresAt"))
@@ -246,6 +262,7 @@ class ExecutorDetail:
             trust_revoked_at=trust_revoked_at,
             pending_jobs=pending_jobs,
             head_block=head_block,
+            balance_wei=balance_wei,
             heartbeat_interval_seconds=heartbeat_interval_seconds,
             lease_expires_at=lease_expires_at,
             last_heartbeat_at=last_heartbeat_at,

@@ -1,12 +1,17 @@
 from typing import Literal, cast
 
-ExecutorStatusEnum = Literal["deregistered", "draining", "healthy", "offline", "stale"]
+ExecutorStatusEnum = Literal[
+    "blocked_by_fees", "deregistered", "draining", "healthy", "low_funds", "offline", "signer_error", "stale"
+]
 
 EXECUTOR_STATUS_ENUM_VALUES: set[ExecutorStatusEnum] = {
+    "blocked_by_fees",
     "deregistered",
     "draining",
     "healthy",
+    "low_funds",
     "offline",
+    "signer_error",
     "stale",
 }
 

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="ExecutorSummary")
 class ExecutorSummary:
     """
     Attributes:
-        online (int): Healthy or draining, with a valid lease.
+        online (int): Alive, with a valid lease: healthy, draining, or holding (low_funds, blocked_by_fees,
+            signer_error).
         registered (int): Not deregistered.
     """
 

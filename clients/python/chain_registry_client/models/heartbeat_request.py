@@ -17,17 +17,22 @@ class HeartbeatRequest:
     """
     Attributes:
         executor_id (UUID):
-        status (HeartbeatStatusEnum): * `busy` - busy
+        status (HeartbeatStatusEnum): * `blocked_by_fees` - blocked_by_fees
+            * `busy` - busy
             * `draining` - draining
+            * `low_funds` - low_funds
             * `ok` - ok
+            * `signer_error` - signer_error
         pending_jobs (int | None | Unset):
         head_block (int | None | Unset):
+        balance_wei (None | str | Unset): The executor's balance on the chain, in wei. Example: 1500000000000000000.
     """
 
     executor_id: UUID
     status: HeartbeatStatusEnum
     pending_jobs: int | None | Unset = UNSET
     head_block: int | None | Unset = UNSET
+    balance_wei: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         executor_id = str(self.executor_id)
@@ -46,6 +51,12 @@ class HeartbeatRequest:
         else:
             head_block = self.head_block
 
+        balance_wei: None | str | Unset
+        if isinstance(self.balance_wei, Unset):
+            balance_wei = UNSET
+        else:
+            balance_wei = self.balance_wei
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -58,6 +69,8 @@ class HeartbeatRequest:
             field_dict["pendingJobs"] = pending_jobs
         if head_block is not UNSET:
             field_dict["headBlock"] = head_block
+        if balance_wei is not UNSET:
+            field_dict["balanceWei"] = balance_wei
 
         return field_dict
 
@@ -86,11 +99,21 @@ class HeartbeatRequest:
 
         head_block = _parse_head_block(d.pop("headBlock", UNSET))
 
+        def _parse_balance_wei(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        balance_wei = _parse_balance_wei(d.pop("balanceWei", UNSET))
+
         heartbeat_request = cls(
             executor_id=executor_id,
             status=status,
             pending_jobs=pending_jobs,
             head_block=head_block,
+            balance_wei=balance_wei,
         )
 
         return heartbeat_request

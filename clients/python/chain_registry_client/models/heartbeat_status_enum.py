@@ -1,11 +1,14 @@
 from typing import Literal, cast
 
-HeartbeatStatusEnum = Literal["busy", "draining", "ok"]
+HeartbeatStatusEnum = Literal["blocked_by_fees", "busy", "draining", "low_funds", "ok", "signer_error"]
 
 HEARTBEAT_STATUS_ENUM_VALUES: set[HeartbeatStatusEnum] = {
+    "blocked_by_fees",
     "busy",
     "draining",
+    "low_funds",
     "ok",
+    "signer_error",
 }
 
 

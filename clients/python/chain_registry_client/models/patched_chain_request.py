@@ -35,6 +35,12 @@ class PatchedChainRequest:
         binding_mode (BindingModeEnum | Unset): * `single` - Single
             * `multi` - Multi
             * `merkle` - Merkle
+        max_fee_per_gas_cap (None | str | Unset): The most an executor offers per gas on this chain, in wei: above it,
+            it holds (blocked_by_fees) until fees fall. null: no cap. Example: 1500000000000000000.
+        replace_after_blocks (int | Unset): Blocks an executor waits for its transaction to be mined before it replaces
+            it with higher fees.
+        low_funds_batches (int | Unset): An executor whose balance pays for fewer batches than this at the current fees
+            reports low_funds (0: never).
     """
 
     chain_id: int | Unset = UNSET
@@ -48,6 +54,9 @@ class PatchedChainRequest:
     confirmations: int | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
     binding_mode: BindingModeEnum | Unset = UNSET
+    max_fee_per_gas_cap: None | str | Unset = UNSET
+    replace_after_blocks: int | Unset = UNSET
+    low_funds_batches: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chain_id = self.chain_id
@@ -82,6 +91,16 @@ class PatchedChainRequest:
         if not isinstance(self.binding_mode, Unset):
             binding_mode = self.binding_mode
 
+        max_fee_per_gas_cap: None | str | Unset
+        if isinstance(self.max_fee_per_gas_cap, Unset):
+            max_fee_per_gas_cap = UNSET
+        else:
+            max_fee_per_gas_cap = self.max_fee_per_gas_cap
+
+        replace_after_blocks = self.replace_after_blocks
+
+        low_funds_batches = self.low_funds_batches
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -107,6 +126,12 @@ class PatchedChainRequest:
             field_dict["offchainUnanchored"] = offchain_unanchored
         if binding_mode is not UNSET:
             field_dict["bindingMode"] = binding_mode
+        if max_fee_per_gas_cap is not UNSET:
+            field_dict["maxFeePerGasCap"] = max_fee_per_gas_cap
+        if replace_after_blocks is not UNSET:
+            field_dict["replaceAfterBlocks"] = replace_after_blocks
+        if low_funds_batches is not UNSET:
+            field_dict["lowFundsBatches"] = low_funds_batches
 
         return field_dict
 
@@ -157,6 +182,19 @@ class PatchedChainRequest:
         else:
             binding_mode = check_binding_mode_enum(_binding_mode)
 
+        def _parse_max_fee_per_gas_cap(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        max_fee_per_gas_cap = _parse_max_fee_per_gas_cap(d.pop("maxFeePerGasCap", UNSET))
+
+        replace_after_blocks = d.pop("replaceAfterBlocks", UNSET)
+
+        low_funds_batches = d.pop("lowFundsBatches", UNSET)
+
         patched_chain_request = cls(
             chain_id=chain_id,
             name=name,
@@ -169,6 +207,9 @@ class PatchedChainRequest:
             confirmations=confirmations,
             offchain_unanchored=offchain_unanchored,
             binding_mode=binding_mode,
+            max_fee_per_gas_cap=max_fee_per_gas_cap,
+            replace_after_blocks=replace_after_blocks,
+            low_funds_batches=low_funds_batches,
         )
 
         return patched_chain_request

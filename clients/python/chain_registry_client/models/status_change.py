@@ -24,6 +24,9 @@ class StatusChange:
             * `offline` - Offline
             * `draining` - Draining
             * `deregistered` - Deregistered
+            * `low_funds` - Low Funds
+            * `blocked_by_fees` - Blocked By Fees
+            * `signer_error` - Signer Error
         cause (str):
         from_status (BlankEnum | ExecutorStatusEnum | Unset):
         created_at (datetime.datetime | Unset):
