@@ -283,6 +283,9 @@ class IndexCursor(models.Model):
     next_block = models.PositiveBigIntegerField(help_text="The first block not read yet.")
     head_block = models.PositiveBigIntegerField(null=True, blank=True,
                                                 help_text="The chain's head at the last run.")
+    final_block = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The newest block final under the chain's rule at "
+        "the last run (attestations/finality.py); moves with head_block.")
     range_size = models.PositiveIntegerField(default=2000,
                                              help_text="Blocks per getLogs call; adapts.")
     # {"<number>": "<hash>"} of the latest blocks read, to notice a reorganisation.
@@ -361,3 +364,38 @@ class MerkleLeaf(models.Model):
 
     def __str__(self):
         return f"leaf {self.document_hash} of {self.batch_id}"
+
+
+class ChainHead(models.Model):
+    """What the indexer last saw of a chain's head and finality, and since when
+    (attestations/finality.py): facts from which "final" and "stalled" are derived.
+    `stalled_since` is the one stored state: set and cleared by attestations.finality, each
+    change told as a `chain.stalled` / `chain.resumed` event."""
+
+    chain = models.OneToOneField(Chain, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="head")
+    head_block = models.PositiveBigIntegerField(help_text="The newest head seen.")
+    head_at = models.DateTimeField(help_text="When that head was first seen.")
+    head_timestamp = models.PositiveBigIntegerField(null=True, blank=True,
+                                                    help_text="The head block's own time.")
+    block_time = models.FloatField(null=True, blank=True,
+                                   help_text="Seconds per block, learned from head timestamps.")
+    finality_rule = models.CharField(max_length=16, choices=Chain.Finality.choices,
+                                     help_text="The rule `final_block` was read under.")
+    final_block = models.PositiveBigIntegerField(
+        null=True, blank=True,
+        help_text="The newest block final under the chain's rule (a tag's block, or the head "
+        "less the confirmations).")
+    final_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="When `final_block` last advanced.")
+    final_lag = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Blocks from the final block to the head, when the "
+        "final block last advanced: its usual lag.")
+    stalled_since = models.DateTimeField(null=True, blank=True)
+    stall_reason = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["chain_id"]
+
+    def __str__(self):
+        return f"head of chain {self.chain_id}"

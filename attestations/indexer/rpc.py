@@ -5,6 +5,8 @@ HexBytes, checksummed addresses) would cost more than the calls themselves, so i
 provider's answers as they come and decodes the few fields it needs.
 """
 
+from typing import NamedTuple
+
 from web3 import Web3
 
 from registry.chain_client import NoEndpointAvailable
@@ -105,15 +107,34 @@ def block_number(w3: Web3) -> int:
     return int(call(w3, "eth_blockNumber", []), 16)
 
 
-def head_and_hashes(w3: Web3, numbers: list[int]) -> tuple[int, str, dict[int, str | None]]:
-    """(the head's number, its hash, {number: hash} of these blocks now), in one batch: an
-    index run learns the head and checks its cursors' newest blocks in one round trip."""
+class Tip(NamedTuple):
+    """What an index run reads of the chain first, in one round trip."""
+
+    head: int
+    head_hash: str
+    hashes: dict[int, str | None]  # {number: hash} of the blocks asked about, now
+    timestamp: int | None = None  # the head block's
+    tagged: int | None = None  # the number of the block of the tag asked about (None: none)
+
+
+def head_and_hashes(w3: Web3, numbers: list[int], tag: str | None = None) -> Tip:
+    """The head, these blocks' hashes now, and the block of `tag` ("safe", "finalized"),
+    in one batch: an index run learns the head, its finality and checks its cursors' newest
+    blocks in one round trip."""
+    tagged = [("eth_getBlockByNumber", [tag, False])] if tag else []
     head, *blocks = batch(w3, [("eth_getBlockByNumber", ["latest", False])]
-                          + [("eth_getBlockByNumber", [hex(n), False]) for n in numbers])
+                          + [("eth_getBlockByNumber", [hex(n), False]) for n in numbers]
+                          + tagged)
     if not isinstance(head, dict):
         raise RpcError("eth_getBlockByNumber", {"message": "no latest block"})
-    return (int(head["number"], 16), head["hash"].lower(),
-            {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)})
+    tag_block = blocks.pop() if tag else None
+    return Tip(int(head["number"], 16), head["hash"].lower(),
+               {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)},
+               _number(head.get("timestamp")), _number(tag_block.get("number")) if isinstance(tag_block, dict) else None)
+
+
+def _number(value) -> int | None:
+    return int(value, 16) if isinstance(value, str) else None
 
 
 def block_hashes(w3: Web3, numbers: list[int]) -> dict[int, str | None]:
