@@ -6,7 +6,7 @@ stored as SPEC section 1 writes them: 0x + lowercase hex.
 """
 
 from django.db import models
-from django.db.models import F, Value
+from django.db.models import Case, Exists, ExpressionWrapper, F, OuterRef, Q, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Now
 
@@ -23,6 +23,31 @@ class OnChainQuerySet(models.QuerySet):
         the blocks up to it for reorganisations. One join, no chain call."""
         head = Coalesce(F("index_cursor__head_block"), Value(-1))
         return self.annotate(confirmations=confirmations_expression(head, F("block_number")))
+
+    def with_finality(self):
+        """`with_confirmations`, and as the chain's rule says (attestations/finality.py):
+        `final` (the chain's confirmations; or at or below the final block its cursor last
+        stored, under a tag), `finalized_block` (the newest final block then: the head less
+        the confirmations, or the tag's), `chain_stalled`. verification/sql.py spells the
+        same in SQL."""
+        by_count = Q(chain__finality=Chain.Finality.CONFIRMATIONS)
+        head, needed = F("index_cursor__head_block"), F("chain__confirmations")
+        one_at_least = Case(When(chain__confirmations__gt=0, then=needed), default=Value(1),
+                            output_field=models.BigIntegerField())
+        return self.with_confirmations().annotate(
+            final=Case(When(by_count & Q(confirmations__gte=needed), then=Value(True)),
+                       When(~by_count & Q(block_number__lte=F("index_cursor__final_block")),
+                            then=Value(True)),
+                       default=Value(False), output_field=models.BooleanField()),
+            finalized_block=Case(
+                When(by_count & Q(index_cursor__head_block__gte=needed),
+                     then=ExpressionWrapper(head - one_at_least + 1,
+                                            output_field=models.BigIntegerField())),
+                When(~by_count, then=F("index_cursor__final_block")),
+                default=Value(None), output_field=models.BigIntegerField()),
+            chain_stalled=Exists(ChainHead.objects.filter(
+                chain_id=OuterRef("chain_id"), stalled_since__isnull=False)),
+        )
 
 
 class OnChainRecord(models.Model):

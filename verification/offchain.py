@@ -5,7 +5,7 @@ An offchain attestation of the document counts under the on-chain rules, in the 
 its chain is active, its attester trusted there (the same rule: verification.services.
 trusted_attester), its data laid out as its schema says, not revoked (the attester's own RevokedOffchain of its uid on its EAS
 contract, as indexed), not expired now; and it is anchored: its uid timestamped on that EAS
-contract (Timestamped, as indexed) with the chain's confirmations (`not_final` before them),
+contract (Timestamped, as indexed), final as the chain's rule says (`not_final` before),
 unless the chain lets unanchored ones verify (Chain.offchain_unanchored; else
 `not_timestamped`). A timestamped one's time is the chain's (`timestampProven`), an
 unanchored one's the attester's claim. Among valid ones the earliest answers, by that time.
@@ -30,7 +30,7 @@ def ranked_offchain(document_hashes, *, chain_id: int | None, now: datetime) -> 
     same_uid = {"chain_id": OuterRef("chain_id"), "deployment_id": OuterRef("deployment_id"),
                 "data": OuterRef("uid")}
     stamps = Timestamp.objects.filter(**same_uid)
-    final = stamps.with_confirmations().filter(confirmations__gte=OuterRef("chain__confirmations"))
+    final = stamps.with_finality().filter(final=True)  # as the chain's rule says
     found = (OffchainAttestation.objects.filter(document_hash__in=document_hashes)
              .select_related("chain", "deployment").defer("package", "data", "decoded")
              .annotate(trusted=trusted_attester(),

@@ -21,7 +21,6 @@ from django.db.models import (
     BooleanField,
     Case,
     ExpressionWrapper,
-    F,
     IntegerField,
     Max,
     OuterRef,
@@ -35,9 +34,10 @@ from django.utils import timezone
 from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
+from attestations import finality
 from attestations.confirmations import confirmations as count_confirmations
 from attestations.indexer.events import ATTESTED
-from attestations.models import Attestation, MerkleBatch, OffchainRevocation
+from attestations.models import Attestation, ChainHead, MerkleBatch, OffchainRevocation
 from core.errors import ServiceUnavailable
 from eas_primitives.abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from eas_primitives.merkle import root_of
@@ -65,7 +65,9 @@ LIVE_CANDIDATES = 10
 EARLIEST = ("time", "chain_id", "block_number", "log_index")
 # A verified answer's row, in the order of Verification's fields after `verified`.
 ROW = ("uid", "time", "chain_id", "attester", "schema_uid", "tx_hash", "block_number",
-       "confirmations", "block_hash", "log_index", "deployment__address")
+       "confirmations", "block_hash", "log_index", "deployment__address", "chain__finality",
+       "finalized_block", "chain_stalled")
+FINALITY_AT = ROW.index("chain__finality")  # where a row's finality facts start
 
 
 @dataclass(slots=True)  # not frozen: a frozen one costs each request 2 us to build
@@ -84,6 +86,11 @@ class Verification:
     block_hash: str | None = None
     log_index: int | None = None
     eas_address: str | None = None
+    # What "final" meant (attestations/finality.py): the chain's rule and its newest final
+    # block; and whether the chain is stalled (the answer may be out of date).
+    finality_rule: str | None = None
+    finalized_block: int | None = None
+    chain_stalled: bool = False
     reason: str | None = None  # why not, when not verified (verification/reasons.py)
     document_hash: str | None = None  # named by a batch's answers only
     # Verified through an offchain attestation (verification/offchain.py); whether the
@@ -94,6 +101,12 @@ class Verification:
     # attestation is the root's, and `proof` leads from the document's leaf to it.
     merkle_root: str | None = None
     proof: list[str] | None = None
+
+    @property
+    def finality(self) -> dict | None:
+        if self.finality_rule is None:
+            return None
+        return {"rule": self.finality_rule, "finalizedBlock": self.finalized_block}
 
     @property
     def get_attestation_call(self) -> dict | None:
@@ -110,6 +123,33 @@ NOT_VERIFIED = Verification(verified=False, reason=reasons.NOT_FOUND)
 
 def not_verified(rank: int, **fields) -> Verification:
     return Verification(verified=False, reason=REASONS[rank], **fields)
+
+
+def finality_facts(ranked_row) -> dict:
+    """A not-verified answer's finality facts, from the ranked row (rank, ROW...) of the
+    attestation that gave its reason; none without one."""
+    if ranked_row is None:
+        return {}
+    rule, block, stalled = ranked_row[1 + FINALITY_AT:4 + FINALITY_AT]
+    return {"finality_rule": rule, "finalized_block": block, "chain_stalled": bool(stalled)}
+
+
+def chain_facts(chain_id: int | None) -> tuple:
+    """The asked chain's (finality rule, final block, stalled), for an answer that found
+    nothing there (a stalled chain's indexer may not have read the document's attestation
+    yet); None's when no chain (or an unknown one) was asked. The reference of MISS_SQL's
+    last columns."""
+    row = None if chain_id is None else (
+        Chain.objects.filter(pk=chain_id)
+        .values_list("finality", "head__final_block", "head__stalled_since").first())
+    return (None, None, False) if row is None else (row[0], row[1], row[2] is not None)
+
+
+def asked_facts(asked: tuple) -> dict:
+    rule, block, stalled = asked
+    if rule is None:
+        return {}
+    return {"finality_rule": rule, "finalized_block": block, "chain_stalled": stalled}
 
 
 def on_chain(row, **fields) -> Verification:
@@ -168,22 +208,22 @@ def verification_query(document_hash: str, *, chain_id: int | None = None, now: 
     return (
         candidates(document_hash, chain_id=chain_id, now=now)
         .filter(revocation_time__isnull=True)
-        .with_confirmations()
-        .filter(confirmations__gte=F("chain__confirmations"))
+        .with_finality()
+        .filter(final=True)
         .values_list(*ROW)[:1]
     )
 
 
 def reason_rank(now: datetime) -> Case:
     """Each attestation's first failing rule, as its rank in verification/reasons.py (VALID
-    when none fails). Needs `confirmations` annotated (`with_confirmations`)."""
+    when none fails). Needs `with_finality`'s annotations."""
     return Case(
         When(~Q(chain__status=Chain.Status.ACTIVE), then=Value(RANK[reasons.CHAIN_INACTIVE])),
         When(~Q(trusted_attester()), then=Value(RANK[reasons.UNTRUSTED_ATTESTER])),
         When(undecodable=True, then=Value(RANK[reasons.UNDECODABLE])),
         When(revocation_time__isnull=False, then=Value(RANK[reasons.REVOKED])),
         When(expiration_time__lte=now, then=Value(RANK[reasons.EXPIRED])),
-        When(confirmations__lt=F("chain__confirmations"), then=Value(RANK[reasons.NOT_FINAL])),
+        When(final=False, then=Value(RANK[reasons.NOT_FINAL])),
         default=Value(VALID), output_field=IntegerField(),
     )
 
@@ -193,7 +233,7 @@ def ranked(document_hash: str, *, chain_id: int | None = None, now: datetime):
     found = Attestation.objects.filter(document_hash=document_hash)
     if chain_id is not None:
         found = found.filter(chain_id=chain_id)
-    return found.with_confirmations().annotate(rank=reason_rank(now))
+    return found.with_finality().annotate(rank=reason_rank(now))
 
 
 def reason_query(document_hash: str, *, chain_id: int | None = None, now: datetime):
@@ -232,7 +272,7 @@ def revocation_of(document_hash: str, *, chain_id: int | None = None,
     found = Attestation.objects.filter(Q(document_hash=document_hash) | roots)
     if chain_id is not None:
         found = found.filter(chain_id=chain_id)
-    row = (found.with_confirmations().annotate(rank=reason_rank(now))
+    row = (found.with_finality().annotate(rank=reason_rank(now))
            .filter(rank=RANK[reasons.REVOKED]).order_by(*EARLIEST)
            .values_list("uid", "chain_id", "attester", "revocation_time").first())
     if row is not None:
@@ -266,12 +306,13 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
         return on_chain(row)
     # A miss: the query that says why, over the document's Merkle batches too, and whether
     # it has offchain attestations.
-    row, has_offchain = most_telling(document_hash, chain_id=chain_id, now=now)
+    row, has_offchain, asked = most_telling(document_hash, chain_id=chain_id, now=now)
     if row is not None and row[0] == VALID:  # made valid between the two queries
         return verified_by(row)
     offchain = (ranked_offchain([document_hash], chain_id=chain_id, now=now).get(document_hash)
                 if has_offchain else None)
-    return _answer_off_chain(offchain, row[0] if row else RANK[reasons.NOT_FOUND])
+    return _answer_off_chain(offchain, row[0] if row else RANK[reasons.NOT_FOUND],
+                             facts=finality_facts(row) if row else asked_facts(asked))
 
 
 def verified_by(row, **fields) -> Verification:
@@ -300,17 +341,18 @@ def _by_proof(document_hash: str, proof: list[str], merkle_root: str | None, *,
     if row is None:
         return not_verified(RANK[reasons.INVALID_PROOF])
     if row[0] != VALID:
-        return not_verified(row[0])
+        return not_verified(row[0], **finality_facts(row))
     return on_chain(row[1:-1], merkle_root=root, proof=list(proof))
 
 
-def _answer_off_chain(offchain, on_chain_rank: int, **fields) -> Verification:
+def _answer_off_chain(offchain, on_chain_rank: int, facts: dict | None = None,
+                      **fields) -> Verification:
     """The answer when no on-chain attestation verifies: the offchain one if it does, else
-    the most telling reason of both kinds."""
+    the most telling reason of both kinds (with the on-chain one's finality `facts`)."""
     if offchain is not None and offchain[0] == VALID:
         return through_offchain(offchain[1], **fields)
     rank = max(on_chain_rank, offchain[0] if offchain else RANK[reasons.NOT_FOUND])
-    return not_verified(rank, **fields)
+    return not_verified(rank, **(facts or {}), **fields)
 
 
 @each_checked_on_primary
@@ -327,15 +369,17 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     holders = with_offchain(missed, chain_id=chain_id) if missed else set()
     offchain = (ranked_offchain(list(holders), chain_id=chain_id, now=now) if holders
                 else {})
-    answers = []
+    answers, asked = [], None
     for document_hash in distinct:
         row = found.get(document_hash)
         if row is not None and row[0] == VALID:
             answers.append(verified_by(row, document_hash=document_hash))
-        else:
-            answers.append(_answer_off_chain(
-                offchain.get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND],
-                document_hash=document_hash))
+            continue
+        if row is None and asked is None:
+            asked = asked_facts(chain_facts(chain_id))  # once per batch
+        answers.append(_answer_off_chain(
+            offchain.get(document_hash), row[0] if row else RANK[reasons.NOT_FOUND],
+            facts=finality_facts(row) if row else asked, document_hash=document_hash))
     return answers
 
 
@@ -434,9 +478,16 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
     except TransactionNotFound:
         # The index's transaction is not on the chain (yet): no block to count from.
         return not_verified(RANK[reasons.NOT_FINAL])
-    confirmations = count_confirmations(w3.eth.block_number, receipt["blockNumber"])
-    if confirmations < attestation.chain.confirmations:
-        return not_verified(RANK[reasons.NOT_FINAL])
+    chain = attestation.chain
+    head, final = finality.read_head_and_final(w3, chain)  # the chain's own, now
+    confirmations = count_confirmations(head, receipt["blockNumber"])
+    facts = {"finality_rule": chain.finality, "finalized_block": final,
+             "chain_stalled": ChainHead.objects.filter(
+                 pk=chain.pk, stalled_since__isnull=False).exists()}
+    is_final = (confirmations >= chain.confirmations if finality.tag(chain) is None
+                else finality.is_final(chain, receipt["blockNumber"], final))
+    if not is_final:
+        return not_verified(RANK[reasons.NOT_FINAL], **facts)
     return Verification(
         verified=True, offchain=False, timestamp_proven=True, attestation_id=attestation.uid,
         timestamp=datetime.fromtimestamp(time, UTC), chain_id=attestation.chain_id,
@@ -444,6 +495,7 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
         block_number=receipt["blockNumber"], confirmations=confirmations,
         block_hash="0x" + bytes(receipt["blockHash"]).hex(),
         log_index=_attested_log_index(receipt, attestation), eas_address=eas.address.lower(),
+        **facts,
     )
 
 

@@ -26,6 +26,18 @@ from verification.reasons import RANK, VALID
 # administrator added (each a probe of a unique index).
 _CONFIRMATIONS = """CASE WHEN cur.head_block >= a.block_number
             THEN cur.head_block - a.block_number + 1 ELSE 0 END"""
+# Final as the chain's rule says (attestations/finality.py): its confirmations; or, under a
+# tag (`safe`, `finalized`), at or below the final block its cursor last stored (none
+# stored: not final). The newest final block then, for the answer, and whether the chain is
+# stalled (a primary-key probe).
+_FINAL = f"""CASE WHEN c.finality = 'confirmations' THEN {_CONFIRMATIONS} >= c.confirmations
+            ELSE COALESCE(a.block_number <= cur.final_block, FALSE) END"""
+_FINALIZED_BLOCK = """CASE WHEN c.finality <> 'confirmations' THEN cur.final_block
+            WHEN cur.head_block >= c.confirmations
+            THEN cur.head_block - (CASE WHEN c.confirmations > 0 THEN c.confirmations ELSE 1 END) + 1
+            END"""
+_STALLED = """EXISTS (SELECT 1 FROM attestations_chainhead h
+                WHERE h.chain_id = a.chain_id AND h.stalled_since IS NOT NULL)"""
 _TRUSTED = """COALESCE(
         (SELECT e.trust_revoked_at IS NULL FROM executors_executor e
          WHERE e.chain_id = a.chain_id AND e.address = a.attester LIMIT 1),
@@ -35,7 +47,9 @@ _TRUSTED = """COALESCE(
 # verification.services.ROW: a verified answer, evidence included (the EAS contract's
 # address is its deployment's, one primary-key probe).
 _ROW = f"""a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
-       {_CONFIRMATIONS} AS confirmations, a.block_hash, a.log_index, d.address"""
+       {_CONFIRMATIONS} AS confirmations, a.block_hash, a.log_index, d.address,
+       c.finality AS finality_rule, {_FINALIZED_BLOCK} AS finalized_block,
+       {_STALLED} AS chain_stalled"""
 _FROM = """FROM attestations_attestation a
 JOIN registry_chain c ON c.chain_id = a.chain_id
 JOIN registry_deployment d ON d.id = a.deployment_id
@@ -51,14 +65,15 @@ _REASON_RANK = f"""CASE WHEN c.status <> 'active' THEN {RANK["chain_inactive"]}
             WHEN a.undecodable THEN {RANK["undecodable"]}
             WHEN a.revocation_time IS NOT NULL THEN {RANK["revoked"]}
             WHEN a.expiration_time <= %(now)s THEN {RANK["expired"]}
-            WHEN {_CONFIRMATIONS} < c.confirmations THEN {RANK["not_final"]}
+            WHEN NOT ({_FINAL}) THEN {RANK["not_final"]}
             ELSE {VALID} END"""
 
 # The rules, in order: this document; this chain, if one was asked for; an active chain;
 # data laid out as its schema says; not revoked; not expired at `now`; a trusted attester of its chain (an executor registered
 # there unless its trust was revoked, else an address an administrator added; each a probe
-# of a unique index); at least the chain's confirmations, counted from the head its
-# deployment's index cursor last saw (0 while unknown). The earliest such row answers, in the
+# of a unique index); final as the chain's rule says: at least the chain's confirmations,
+# counted from the head its deployment's index cursor last saw (0 while unknown), or at or
+# below the final block that cursor stored. The earliest such row answers, in the
 # order of attestation_document_idx, so that the first valid row ends the scan.
 VERIFICATION_SQL = f"""SELECT {_ROW}
 {_OF_THE_DOCUMENT}
@@ -67,7 +82,7 @@ VERIFICATION_SQL = f"""SELECT {_ROW}
   AND a.revocation_time IS NULL
   AND (a.expiration_time IS NULL OR a.expiration_time > %(now)s)
   AND {_TRUSTED}
-  AND {_CONFIRMATIONS} >= c.confirmations
+  AND {_FINAL}
 ORDER BY a.time, a.chain_id, a.block_number, a.log_index
 LIMIT 1
 """
@@ -193,7 +208,8 @@ _RANKED_OF_EACH = f"""SELECT a.document_hash, {_REASON_RANK} AS reason_rank, {_R
             WHERE l.document_hash {{documents}} AND {_ON_THE_CHAIN}"""
 # What the batch and a miss answer of a document, of its ranked rows, and which comes first.
 _RANKED_COLUMNS = """reason_rank, uid, time, chain_id, attester, schema_uid, tx_hash,
-       block_number, confirmations, block_hash, log_index, address, root, proof"""
+       block_number, confirmations, block_hash, log_index, address, finality_rule,
+       finalized_block, chain_stalled, root, proof"""
 _MOST_TELLING_FIRST = "reason_rank DESC, via_merkle, time, chain_id, block_number, log_index"
 _BATCH_SQL = f"""SELECT document_hash, {_RANKED_COLUMNS}
 FROM (SELECT ranked.*, ROW_NUMBER() OVER (
@@ -211,10 +227,16 @@ BATCH_SQL = _per_database(_BATCH_SQL)
 # even when the document has no attestation: the flag rides on a LEFT JOIN. Its ORM
 # references: verification.services.reason_query, and verification.offchain.
 _RANKED_OF_ONE = _RANKED_OF_EACH.format(documents="= %(document_hash)s")
+# The asked chain's finality facts ride along too, for an answer that found nothing there
+# (verification.services.chain_facts is their ORM reference).
 MISS_SQL = f"""SELECT {_RANKED_COLUMNS},
        EXISTS (SELECT 1 FROM attestations_offchainattestation o
                WHERE o.document_hash = %(document_hash)s
-                 AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain
+                 AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain,
+       (SELECT ac.finality FROM registry_chain ac WHERE ac.chain_id = %(chain_id)s),
+       (SELECT ah.final_block FROM attestations_chainhead ah WHERE ah.chain_id = %(chain_id)s),
+       EXISTS (SELECT 1 FROM attestations_chainhead ah WHERE ah.chain_id = %(chain_id)s
+               AND ah.stalled_since IS NOT NULL)
 FROM (SELECT 1 AS one) here
 LEFT JOIN (SELECT * FROM ({_RANKED_OF_ONE}) ranked
            ORDER BY {_MOST_TELLING_FIRST} LIMIT 1) best ON 1 = 1
@@ -222,12 +244,14 @@ LEFT JOIN (SELECT * FROM ({_RANKED_OF_ONE}) ranked
 
 
 def most_telling(document_hash: str, *, chain_id: int | None,
-                 now: datetime) -> tuple[tuple | None, bool]:
+                 now: datetime) -> tuple[tuple | None, bool, tuple]:
     """(the row of the document's most telling attestation as `most_telling_of_each` gives
-    it, or None when it has none; whether it has an offchain attestation)."""
+    it, or None when it has none; whether it has an offchain attestation; the asked chain's
+    (finality rule, final block, stalled), None's without one)."""
     row = run_hot(MISS_SQL, _params(chain_id, now, document_hash=document_hash), fetch=True)
-    *best, has_offchain = _in_utc(row)
-    return (None if best[0] is None else _with_proof(tuple(best))), bool(has_offchain)
+    *best, has_offchain, rule, final, stalled = _in_utc(row)
+    asked = (rule, final, bool(stalled))
+    return (None if best[0] is None else _with_proof(tuple(best))), bool(has_offchain), asked
 
 
 def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,

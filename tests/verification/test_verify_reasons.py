@@ -16,7 +16,7 @@ from tests.verification.test_verification_sql import (  # noqa: F401 - the datas
     document,
 )
 from verification import reasons
-from verification.services import reason_query
+from verification.services import chain_facts, reason_query
 from verification.sql import most_telling
 
 pytestmark = pytest.mark.django_db
@@ -45,9 +45,9 @@ def reason(api, **body):
     assert response.status_code == 200, response.content
     answer = response.json()
     assert answer["verified"] is (answer["reason"] is None)
-    if not answer["verified"]:  # nothing else is said of a miss
-        assert {key for key, value in answer.items() if value is not None} == {
-            "verified", "reason"}
+    if not answer["verified"]:  # nothing else is said of a miss but what "final" meant
+        assert {key for key, value in answer.items() if value is not None} <= {
+            "verified", "reason", "chainStalled", "finality"}
     return answer["reason"]
 
 
@@ -193,9 +193,10 @@ def test_the_reason_sql_finds_the_row_its_orm_reference_finds(dataset, now):  # 
     for name in EXPECTED:
         for chain_id in dataset["chains"]:
             expected = orm_row(document(name), chain_id, now)
-            row, has_offchain = most_telling(document(name), chain_id=chain_id, now=now)
+            row, has_offchain, asked = most_telling(document(name), chain_id=chain_id, now=now)
             # No Merkle batch and no offchain attestation here: no root, no proof.
             assert not has_offchain
+            assert asked == chain_facts(chain_id), chain_id
             assert row == (None if expected is None else (*expected, None, None)), (
                 name, chain_id)
             ranks.add(None if expected is None else expected[0])

@@ -24,7 +24,9 @@ LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "att
           # How it was bound: an offchain attestation (whether the chain proves its time), or
           # a Merkle batch's root and the document's proof to it.
           "offchain": "offchain", "timestamp_proven": "time proven",
-          "merkle_root": "merkle root", "proof": "merkle proof"}
+          "merkle_root": "merkle root", "proof": "merkle proof",
+          # What "final" meant on the chain (attestations/finality.py).
+          "finality_rule": "finality", "finalized_block": "final block"}
 WIDTH = 13  # of the label column: "confirmations"; a longer label still gets a space
 USAGE = 2  # exit status of a usage error; 0 verified, 1 not verified
 UNAVAILABLE = 3  # --live and a chain did not answer: no verdict
@@ -101,6 +103,8 @@ class Command(BaseCommand):
         fields = {**(dataclasses.asdict(result) if dataclasses.is_dataclass(result) else {}),
                   **{name: getattr(result, name, None) for name in LABELS}}
         fields.pop("verified", None)
+        if not fields.get("chain_stalled"):
+            fields.pop("chain_stalled", None)  # said only when it is
         reason = fields.pop("reason", getattr(result, "reason", None))
         lines = [(label, fields.pop(name, None)) for name, label in LABELS.items()]
         lines.append(("reason", reason))
