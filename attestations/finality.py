@@ -73,15 +73,6 @@ def checked_final_block(chain: Chain, head: int, tagged: int | None,
     return final
 
 
-def read_head_and_final(w3, chain: Chain) -> tuple[int, int | None]:
-    """(the head, the newest final block) as the node says now, in one round trip, the
-    latter checked as checked_final_block checks it (None: none yet, or refused)."""
-    from attestations.indexer.rpc import head_and_hashes  # here: the indexer imports us
-
-    tip = head_and_hashes(w3, [], tag(chain))
-    return tip.head, checked_final_block(chain, tip.head, tip.tagged, None)
-
-
 def is_final(chain: Chain, block: int, final: int | None) -> bool:
     return final is not None and block <= final
 

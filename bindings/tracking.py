@@ -33,7 +33,7 @@ from web3.exceptions import TransactionNotFound
 
 from attestations import finality
 from attestations.confirmations import confirmations
-from attestations.indexer import reorg_window
+from attestations.indexer import reorg_window, rpc
 from attestations.indexer.events import attested_uids
 from attestations.models import Attestation, IndexCursor, MerkleBatch
 from bindings.merkle import forget_unbound_batches
@@ -166,7 +166,7 @@ def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None
     if not rows:
         return
     w3 = chain_client(chain)
-    head, final = finality.read_head_and_final(w3, chain)
+    head, final = rpc.head_and_final(w3, chain)
     receipts = Receipts(w3)
     seen = {w.pk: _look(receipts, w, head, chain, final) for w in rows}
     bound = Bound(chain, rows, roots=MerkleRoots(chain, rows, seen, receipts))

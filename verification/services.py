@@ -36,6 +36,7 @@ from web3.exceptions import TransactionNotFound, Web3Exception
 
 from attestations import finality
 from attestations.confirmations import confirmations as count_confirmations
+from attestations.indexer import rpc
 from attestations.indexer.events import ATTESTED
 from attestations.models import Attestation, ChainHead, MerkleBatch, OffchainRevocation
 from core.errors import ServiceUnavailable
@@ -479,7 +480,7 @@ def _read_on_chain(w3, attestation: Attestation, now: datetime) -> Verification:
         # The index's transaction is not on the chain (yet): no block to count from.
         return not_verified(RANK[reasons.NOT_FINAL])
     chain = attestation.chain
-    head, final = finality.read_head_and_final(w3, chain)  # the chain's own, now
+    head, final = rpc.head_and_final(w3, chain)  # the chain's own, now
     confirmations = count_confirmations(head, receipt["blockNumber"])
     facts = {"finality_rule": chain.finality, "finalized_block": final,
              "chain_stalled": ChainHead.objects.filter(

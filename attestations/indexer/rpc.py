@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from web3 import Web3
 
+from attestations import finality
 from registry.chain_client import NoEndpointAvailable
 from registry.rpc_transport import ResponseTooLarge
 
@@ -131,6 +132,14 @@ def head_and_hashes(w3: Web3, numbers: list[int], tag: str | None = None) -> Tip
     return Tip(int(head["number"], 16), head["hash"].lower(),
                {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)},
                _number(head.get("timestamp")), _number(tag_block.get("number")) if isinstance(tag_block, dict) else None)
+
+
+def head_and_final(w3: Web3, chain) -> tuple[int, int | None]:
+    """(the head, the newest final block under the chain's rule) as the node says now, in
+    one round trip; the latter checked as attestations.finality.checked_final_block checks
+    it (None: none yet, or refused). What the tracking and live verification count from."""
+    tip = head_and_hashes(w3, [], finality.tag(chain))
+    return tip.head, finality.checked_final_block(chain, tip.head, tip.tagged, None)
 
 
 def _number(value) -> int | None:
