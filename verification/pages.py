@@ -45,8 +45,9 @@ REASON_TEXT = {
                    "schema says, so it binds nothing.",
     "expired": "Its attestation has expired.",
     "revoked": "Its attestation was revoked by the attester.",
-    "not_final": "It was attested, but the attestation does not have enough confirmations "
-                 "yet; try again in a few minutes.",
+    "not_final": "It was attested, but the attestation is not final yet on its chain (not "
+                 "enough confirmations, or not yet in the chain's finalized block); try again "
+                 "in a few minutes.",
 }
 MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f)."
 CONTENT_SECURITY_POLICY = (

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 import requests
+from django.test import Client
 from django.utils import timezone
 
 from attestations import eas as eas_contracts
@@ -275,6 +276,10 @@ def test_a_chain_without_new_heads_is_stalled_until_it_moves_again(site, api, em
     assert listed["head"]["stallReason"] == "no_new_head"
     ready = api.get("/readyz").json()
     assert [c["chainId"] for c in ready["checks"]["chains"]["stalled"]] == [31337]
+    html = Client().get(f"/verify/{HASH}").content.decode()
+    assert 'id="chain-stalled"' in html and "Stalled" in html
+    assert f"up to block {head.head_block - 4}" in html
+    assert Client().get(f"/verify/{HASH}", {"format": "json"}).json()["chainStalled"] is True
 
     site.mine(1)  # it moves again
     site.index()
