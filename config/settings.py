@@ -544,6 +544,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
         "ChainSourceEnum": "registry.models.chains.Chain.Source",
+        "ChainFinalityEnum": "registry.models.chains.Chain.Finality",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.reasons.REASONS",

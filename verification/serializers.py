@@ -8,6 +8,7 @@ from rest_framework import serializers
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
+from registry.models import Chain
 from verification.reasons import REASONS
 
 MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
@@ -54,21 +55,23 @@ class EthCallField(serializers.Field):
         return value
 
 
-@extend_schema_field({
-    "type": "object", "nullable": True, "required": ["rule", "finalizedBlock"],
-    "properties": {
-        "rule": {"type": "string", "enum": ["confirmations", "safe", "finalized"],
-                 "description": "The chain's finality rule: `confirmations` (its "
-                 "`confirmations` blocks on top), `safe` or `finalized` (at or below the "
-                 "node's block of that tag)."},
-        "finalizedBlock": {"type": "integer", "nullable": True,
-                           "description": "The newest block final under that rule when the "
-                           "answer was made (null: none yet)."},
-    },
-    "description": "What \"final\" meant for this answer: the rule of the attestation's chain "
-    "(of the asked chain when nothing was found there) and its newest final block; null "
-    "when no chain applies (nothing found, no chain asked; an offchain attestation).",
-})
+class FinalitySerializer(serializers.Serializer):
+    """What "final" meant for an answer (attestations/finality.py)."""
+
+    rule = serializers.ChoiceField(
+        choices=Chain.Finality.choices,
+        help_text="The chain's finality rule: `confirmations` (its `confirmations` blocks on "
+        "top), `safe` or `finalized` (at or below the node's block of that tag).")
+    finalized_block = serializers.IntegerField(
+        allow_null=True, help_text="The newest block final under that rule when the answer "
+        "was made (null: none yet).")
+
+
+@extend_schema_field(FinalitySerializer(
+    allow_null=True, help_text="What \"final\" meant for this answer: the rule of the "
+    "attestation's chain (of the asked chain when nothing was found there) and its newest "
+    "final block; null when no chain applies (nothing found and no chain asked; an offchain "
+    "attestation)."))
 class FinalityField(serializers.Field):
     """A verdict's finality ({"rule", "finalizedBlock"}), written as it is."""
 

@@ -73,7 +73,7 @@ class PublicChainSerializer(serializers.ModelSerializer):
         min_value=0, max_value=10_000,
         help_text="Blocks on top of a record before it counts as final.")
     finality = serializers.ChoiceField(
-        choices=["confirmations", "safe", "finalized"],
+        choices=Chain.Finality.choices,
         help_text="When a record counts as final: `confirmations` (that many blocks on top), "
         "`safe` or `finalized` (at or below the node's block of that tag).")
     head = serializers.SerializerMethodField(

@@ -1335,6 +1335,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -1368,6 +1378,37 @@ export interface components {
             /** Format: date-time */
             readonly updatedAt: string;
         };
+        /**
+         * @description * `confirmations` - Confirmations
+         *     * `safe` - Safe
+         *     * `finalized` - Finalized
+         * @enum {string}
+         */
+        ChainFinalityEnum: "confirmations" | "safe" | "finalized";
+        /** @description What the indexer last saw of the chain (attestations/finality.py). */
+        ChainHead: {
+            /** @description The newest head seen. */
+            headBlock: number;
+            /**
+             * Format: date-time
+             * @description When that head was first seen.
+             */
+            headAt: string;
+            /** @description The newest block final under the chain's `finality` rule. */
+            finalizedBlock: number | null;
+            /** @description No new head for the chain's stall window, or its safe/finalized block not advancing: answers about it are as of `headBlock`. */
+            stalled: boolean;
+            /** Format: date-time */
+            stalledSince: string | null;
+            /**
+             * @description Why it is stalled (empty when it is not).
+             *
+             *     * `` -
+             *     * `no_new_head` - no_new_head
+             *     * `finality_not_advancing` - finality_not_advancing
+             */
+            stallReason: components["schemas"]["StallReasonEnum"] | components["schemas"]["BlankEnum"];
+        };
         ChainRequest: {
             /** Format: int64 */
             chainId: number;
@@ -1381,6 +1422,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -1637,6 +1688,19 @@ export interface components {
             online: number;
             /** @description Not deregistered. */
             registered: number;
+        };
+        /** @description What "final" meant for an answer (attestations/finality.py). */
+        Finality: {
+            /**
+             * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            rule: components["schemas"]["ChainFinalityEnum"];
+            /** @description The newest block final under that rule when the answer was made (null: none yet). */
+            finalizedBlock: number | null;
         };
         HeartbeatRequest: {
             /** Format: uuid */
@@ -2049,6 +2113,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2200,6 +2274,18 @@ export interface components {
             isTestnet?: boolean;
             /** @description Blocks on top of a record before it counts as final. */
             confirmations: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality: components["schemas"]["ChainFinalityEnum"];
+            /** @description Whether the chain is stalled (`head.stalled`; false before a first run). */
+            readonly stalled: boolean;
+            /** @description What the indexer last saw of the chain; null before its first run. */
+            readonly head: components["schemas"]["ChainHead"] | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2389,6 +2475,13 @@ export interface components {
             /** @description The data ABI-encoded as EAS stores it (0x-hex); null without data or when anything is invalid. */
             encoded: string | null;
         };
+        /**
+         * @description * `` -
+         *     * `no_new_head` - no_new_head
+         *     * `finality_not_advancing` - finality_not_advancing
+         * @enum {string}
+         */
+        StallReasonEnum: "no_new_head" | "finality_not_advancing";
         StatusChange: {
             fromStatus?: components["schemas"]["ExecutorStatusEnum"] | components["schemas"]["BlankEnum"];
             toStatus: components["schemas"]["ExecutorStatusEnum"];
@@ -2604,6 +2697,10 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
+            readonly finality: components["schemas"]["Finality"] | null;
+            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
+            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -2616,7 +2713,7 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
@@ -2714,6 +2811,10 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
+            readonly finality: components["schemas"]["Finality"] | null;
+            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
+            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -2726,7 +2827,7 @@ export interface components {
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
@@ -2766,9 +2867,11 @@ export interface components {
          *     * `executor.status_changed` - Executor Status Changed
          *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
          *     * `chain.status_changed` - Chain Status Changed
+         *     * `chain.stalled` - Chain Stalled
+         *     * `chain.resumed` - Chain Resumed
          * @enum {string}
          */
-        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed";
+        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed" | "chain.stalled" | "chain.resumed";
         Workflow: {
             /** Format: uuid */
             readonly workflowId: string;
@@ -14359,8 +14462,10 @@ export interface operations {
                  *     * `executor.status_changed` - Executor Status Changed
                  *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
                  *     * `chain.status_changed` - Chain Status Changed
+                 *     * `chain.stalled` - Chain Stalled
+                 *     * `chain.resumed` - Chain Resumed
                  */
-                eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
+                eventType?: "chain.resumed" | "chain.stalled" | "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
                 /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */

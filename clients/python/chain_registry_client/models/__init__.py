@@ -21,6 +21,8 @@ from .blank_enum import BlankEnum
 from .category import Category
 from .category_request import CategoryRequest
 from .chain import Chain
+from .chain_finality_enum import ChainFinalityEnum
+from .chain_head import ChainHead
 from .chain_request import ChainRequest
 from .chain_source_enum import ChainSourceEnum
 from .chain_status_enum import ChainStatusEnum
@@ -40,6 +42,7 @@ from .executor import Executor
 from .executor_detail import ExecutorDetail
 from .executor_status_enum import ExecutorStatusEnum
 from .executor_summary import ExecutorSummary
+from .finality import Finality
 from .get_liveness_response_200 import GetLivenessResponse200
 from .get_liveness_response_200_status import GetLivenessResponse200Status
 from .get_readiness_response_200 import GetReadinessResponse200
@@ -142,6 +145,7 @@ from .schema_field_components_item import SchemaFieldComponentsItem
 from .schema_validate_request import SchemaValidateRequest
 from .schema_validate_request_data import SchemaValidateRequestData
 from .schema_validate_response import SchemaValidateResponse
+from .stall_reason_enum import StallReasonEnum
 from .status_change import StatusChange
 from .subscription import Subscription
 from .subscription_created import SubscriptionCreated
@@ -201,6 +205,8 @@ __all__ = (
     "Category",
     "CategoryRequest",
     "Chain",
+    "ChainFinalityEnum",
+    "ChainHead",
     "ChainRequest",
     "ChainSourceEnum",
     "ChainStatusEnum",
@@ -220,6 +226,7 @@ __all__ = (
     "ExecutorDetail",
     "ExecutorStatusEnum",
     "ExecutorSummary",
+    "Finality",
     "GetLivenessResponse200",
     "GetLivenessResponse200Status",
     "GetReadinessResponse200",
@@ -322,6 +329,7 @@ __all__ = (
     "SchemaValidateRequest",
     "SchemaValidateRequestData",
     "SchemaValidateResponse",
+    "StallReasonEnum",
     "StatusChange",
     "Subscription",
     "SubscriptionCreated",

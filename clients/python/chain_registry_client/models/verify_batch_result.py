@@ -11,6 +11,7 @@ from dateutil.parser import isoparse
 from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_enum
 
 if TYPE_CHECKING:
+    from ..models.finality import Finality
     from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 
 
@@ -42,6 +43,10 @@ class VerifyBatchResult:
         get_attestation_call (None | VerifyBatchResultGetAttestationCallType0): The call that reads the attestation from
             the chain: send it as `eth_call`'s transaction object (`[{"to": ..., "data": ...}, "latest"]`); docs/verify-
             yourself.md decodes the answer.
+        finality (Finality): What "final" meant for an answer (attestations/finality.py).
+        chain_stalled (bool): true when the chain (the attestation's; the asked one when nothing was found) is stalled:
+            no new head for a while, or its finalized block not advancing. The answer is then as of the last block the
+            service saw, and may change when the chain resumes.
         offchain (bool | None): true: verified through an offchain attestation submitted here (POST
             /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when
             not verified.
@@ -54,11 +59,12 @@ class VerifyBatchResult:
             (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's
             MerkleProof.verify takes them (docs/verify-yourself.md).
         reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
-            the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
-            the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
-            its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no
-            root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule:
-            chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+            the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the
+            chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid
+            out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads
+            to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing
+            rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final (as the chain's
+            `finality` rule says).
 
             * `not_found` - not_found
             * `invalid_proof` - invalid_proof
@@ -85,6 +91,8 @@ class VerifyBatchResult:
     log_index: int | None
     eas_address: None | str
     get_attestation_call: None | VerifyBatchResultGetAttestationCallType0
+    finality: Finality
+    chain_stalled: bool
     offchain: bool | None
     timestamp_proven: bool | None
     merkle_root: None | str
@@ -141,6 +149,10 @@ class VerifyBatchResult:
         else:
             get_attestation_call = self.get_attestation_call
 
+        finality = self.finality.to_dict()
+
+        chain_stalled = self.chain_stalled
+
         offchain: bool | None
         offchain = self.offchain
 
@@ -181,6 +193,8 @@ class VerifyBatchResult:
                 "logIndex": log_index,
                 "easAddress": eas_address,
                 "getAttestationCall": get_attestation_call,
+                "finality": finality,
+                "chainStalled": chain_stalled,
                 "offchain": offchain,
                 "timestampProven": timestamp_proven,
                 "merkleRoot": merkle_root,
@@ -193,6 +207,7 @@ class VerifyBatchResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.finality import Finality
         from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 
         d = dict(src_dict)
@@ -300,6 +315,10 @@ class VerifyBatchResult:
 
         get_attestation_call = _parse_get_attestation_call(d.pop("getAttestationCall"))
 
+        finality = Finality.from_dict(d.pop("finality"))
+
+        chain_stalled = d.pop("chainStalled")
+
         def _parse_offchain(data: object) -> bool | None:
             if data is None:
                 return data
@@ -366,6 +385,8 @@ class VerifyBatchResult:
             log_index=log_index,
             eas_address=eas_address,
             get_attestation_call=get_attestation_call,
+            finality=finality,
+            chain_stalled=chain_stalled,
             offchain=offchain,
             timestamp_proven=timestamp_proven,
             merkle_root=merkle_root,
