@@ -166,10 +166,11 @@ def test_the_tracking_confirms_a_workflow_at_the_chains_finality(site):
 
 class FinalizedAboveHead:
     """A proxy to anvil that answers eth_getBlockByNumber("finalized") with a block number
-    `ahead` blocks above the head, single or batched, while `lying`."""
+    `ahead` blocks above the head, single or batched, while `lying` (or with a JSON-RPC
+    error, with `refusing`)."""
 
     def __init__(self, target: str, ahead: int = 5):
-        self.target, self.ahead, self.lying = target, ahead, True
+        self.target, self.ahead, self.lying, self.refusing = target, ahead, True, False
         proxy = self
 
         class Handler(QuietHandler):
@@ -191,6 +192,10 @@ class FinalizedAboveHead:
 
     def bend(self, request: dict, response: dict) -> None:
         if (request.get("method") == "eth_getBlockByNumber"
+                and request.get("params", [None])[0] == "finalized" and self.refusing):
+            response.pop("result", None)
+            response["error"] = {"code": -32000, "message": "unknown block tag"}
+        elif (request.get("method") == "eth_getBlockByNumber"
                 and request.get("params", [None])[0] == "finalized"
                 and isinstance(response.get("result"), dict)):
             head = requests.post(self.target, json={"jsonrpc": "2.0", "id": 1,
@@ -232,6 +237,21 @@ def test_a_finalized_block_above_the_head_is_refused_logged_and_moves_no_verdict
         # The tracking refuses it too: it counts nothing final.
         w3_head, tracked_final = _head_and_final(site)
         assert tracked_final is None and w3_head == site.head()
+    finally:
+        proxy.stop()
+
+
+def test_a_node_without_the_tag_finalises_nothing_and_the_run_goes_on(site):
+    site.attest()
+    site.mine(2 * SLOTS)
+    proxy = FinalizedAboveHead(site.node.anvil.url)
+    proxy.refusing = True
+    try:
+        site.chain.rpc_endpoints.update(url=proxy.url)
+        forget_clients()
+        report = site.index()  # ok: the attestation is read
+        assert report.final is None and report.deployments[1].attestations == 1
+        assert verify_document(HASH).reason == "not_final"
     finally:
         proxy.stop()
 
