@@ -69,7 +69,9 @@ def test_the_roots_attestation_rules_are_the_leaves(api, chain):
                                       expiration_time=timezone.now() - timedelta(hours=1))
     assert verify(api, a_hash(21)) == not_verified("expired", finality=ANY)
     stranger, _ = bind_in_merkle_batch(chain, [a_hash(22)], attester="0x" + "5e" * 20)
-    assert verify(api, a_hash(22)) == not_verified("untrusted_attester")
+    assert verify(api, a_hash(22)) == not_verified("untrusted_attester", finality=ANY)
+    assert verify(api, a_hash(22))["finality"] == {"rule": "confirmations",
+                                                   "finalizedBlock": 989}
 
 
 def test_a_direct_attestation_answers_before_a_batch(api, chain):
