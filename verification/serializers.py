@@ -55,23 +55,22 @@ class EthCallField(serializers.Field):
         return value
 
 
-class FinalitySerializer(serializers.Serializer):
-    """What "final" meant for an answer (attestations/finality.py)."""
-
-    rule = serializers.ChoiceField(
-        choices=Chain.Finality.choices,
-        help_text="The chain's finality rule: `confirmations` (its `confirmations` blocks on "
-        "top), `safe` or `finalized` (at or below the node's block of that tag).")
-    finalized_block = serializers.IntegerField(
-        allow_null=True, help_text="The newest block final under that rule when the answer "
-        "was made (null: none yet).")
-
-
-@extend_schema_field(FinalitySerializer(
-    allow_null=True, help_text="What \"final\" meant for this answer: the rule of the "
-    "attestation's chain (of the asked chain when nothing was found there) and its newest "
-    "final block; null when no chain applies (nothing found and no chain asked; an offchain "
-    "attestation)."))
+# Inline, nullable: the generated Python client reads a null `$ref` (allOf) as required.
+@extend_schema_field({
+    "type": "object", "nullable": True, "required": ["rule", "finalizedBlock"],
+    "properties": {
+        "rule": {"type": "string", "enum": list(Chain.Finality.values),
+                 "description": "The chain's finality rule: `confirmations` (its "
+                 "`confirmations` blocks on top), `safe` or `finalized` (at or below the "
+                 "node's block of that tag)."},
+        "finalizedBlock": {"type": "integer", "nullable": True,
+                           "description": "The newest block final under that rule when the "
+                           "answer was made (null: none yet)."},
+    },
+    "description": "What \"final\" meant for this answer: the rule of the attestation's chain "
+    "(of the asked chain when nothing was found there) and its newest final block; null "
+    "when no chain applies (nothing found and no chain asked; an offchain attestation).",
+})
 class FinalityField(serializers.Field):
     """A verdict's finality ({"rule", "finalizedBlock"}), written as it is."""
 

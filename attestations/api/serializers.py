@@ -49,8 +49,10 @@ class ExecutorSummarySerializer(serializers.Serializer):
 class ChainHeadSerializer(serializers.Serializer):
     """What the indexer last saw of the chain (attestations/finality.py)."""
 
-    head_block = serializers.IntegerField(help_text="The newest head seen.")
-    head_at = serializers.DateTimeField(help_text="When that head was first seen.")
+    head_block = serializers.IntegerField(
+        allow_null=True, help_text="The newest head seen (null before the indexer's first run).")
+    head_at = serializers.DateTimeField(allow_null=True,
+                                        help_text="When that head was first seen.")
     finalized_block = serializers.IntegerField(
         source="final_block", allow_null=True,
         help_text="The newest block final under the chain's `finality` rule.")
@@ -77,7 +79,8 @@ class PublicChainSerializer(serializers.ModelSerializer):
         help_text="When a record counts as final: `confirmations` (that many blocks on top), "
         "`safe` or `finalized` (at or below the node's block of that tag).")
     head = serializers.SerializerMethodField(
-        help_text="What the indexer last saw of the chain; null before its first run.")
+        help_text="What the indexer last saw of the chain (its fields null before its first "
+        "run).")
     stalled = serializers.SerializerMethodField(
         help_text="Whether the chain is stalled (`head.stalled`; false before a first run).")
     deployments = PublicDeploymentSerializer(many=True)
@@ -120,11 +123,9 @@ class PublicChainSerializer(serializers.ModelSerializer):
         except ChainHead.DoesNotExist:
             return None
 
-    @extend_schema_field(ChainHeadSerializer(allow_null=True))
-    def get_head(self, chain) -> dict | None:
-        head = self._head(chain)
-        if head is None:
-            return None
+    @extend_schema_field(ChainHeadSerializer)
+    def get_head(self, chain) -> dict:
+        head = self._head(chain) or ChainHead(chain=chain, finality_rule=chain.finality)
         head.stalled = head.stalled_since is not None
         return ChainHeadSerializer(head).data
 

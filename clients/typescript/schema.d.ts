@@ -1387,13 +1387,13 @@ export interface components {
         ChainFinalityEnum: "confirmations" | "safe" | "finalized";
         /** @description What the indexer last saw of the chain (attestations/finality.py). */
         ChainHead: {
-            /** @description The newest head seen. */
-            headBlock: number;
+            /** @description The newest head seen (null before the indexer's first run). */
+            headBlock: number | null;
             /**
              * Format: date-time
              * @description When that head was first seen.
              */
-            headAt: string;
+            headAt: string | null;
             /** @description The newest block final under the chain's `finality` rule. */
             finalizedBlock: number | null;
             /** @description No new head for the chain's stall window, or its safe/finalized block not advancing: answers about it are as of `headBlock`. */
@@ -1688,19 +1688,6 @@ export interface components {
             online: number;
             /** @description Not deregistered. */
             registered: number;
-        };
-        /** @description What "final" meant for an answer (attestations/finality.py). */
-        Finality: {
-            /**
-             * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
-             *
-             *     * `confirmations` - Confirmations
-             *     * `safe` - Safe
-             *     * `finalized` - Finalized
-             */
-            rule: components["schemas"]["ChainFinalityEnum"];
-            /** @description The newest block final under that rule when the answer was made (null: none yet). */
-            finalizedBlock: number | null;
         };
         HeartbeatRequest: {
             /** Format: uuid */
@@ -2284,8 +2271,8 @@ export interface components {
             finality: components["schemas"]["ChainFinalityEnum"];
             /** @description Whether the chain is stalled (`head.stalled`; false before a first run). */
             readonly stalled: boolean;
-            /** @description What the indexer last saw of the chain; null before its first run. */
-            readonly head: components["schemas"]["ChainHead"] | null;
+            /** @description What the indexer last saw of the chain (its fields null before its first run). */
+            readonly head: components["schemas"]["ChainHead"];
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2698,7 +2685,15 @@ export interface components {
                 data: string;
             } | null;
             /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
-            readonly finality: components["schemas"]["Finality"] | null;
+            readonly finality: {
+                /**
+                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+                 * @enum {string}
+                 */
+                rule: "confirmations" | "safe" | "finalized";
+                /** @description The newest block final under that rule when the answer was made (null: none yet). */
+                finalizedBlock: number | null;
+            } | null;
             /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
             chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
@@ -2812,7 +2807,15 @@ export interface components {
                 data: string;
             } | null;
             /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
-            readonly finality: components["schemas"]["Finality"] | null;
+            readonly finality: {
+                /**
+                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+                 * @enum {string}
+                 */
+                rule: "confirmations" | "safe" | "finalized";
+                /** @description The newest block final under that rule when the answer was made (null: none yet). */
+                finalizedBlock: number | null;
+            } | null;
             /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
             chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */

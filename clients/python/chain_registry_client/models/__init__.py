@@ -42,7 +42,6 @@ from .executor import Executor
 from .executor_detail import ExecutorDetail
 from .executor_status_enum import ExecutorStatusEnum
 from .executor_summary import ExecutorSummary
-from .finality import Finality
 from .get_liveness_response_200 import GetLivenessResponse200
 from .get_liveness_response_200_status import GetLivenessResponse200Status
 from .get_readiness_response_200 import GetReadinessResponse200
@@ -165,10 +164,14 @@ from .uptime import Uptime
 from .verify_batch_request import VerifyBatchRequest
 from .verify_batch_response import VerifyBatchResponse
 from .verify_batch_result import VerifyBatchResult
+from .verify_batch_result_finality_type_0 import VerifyBatchResultFinalityType0
+from .verify_batch_result_finality_type_0_rule import VerifyBatchResultFinalityType0Rule
 from .verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 from .verify_reason_enum import VerifyReasonEnum
 from .verify_request import VerifyRequest
 from .verify_response import VerifyResponse
+from .verify_response_finality_type_0 import VerifyResponseFinalityType0
+from .verify_response_finality_type_0_rule import VerifyResponseFinalityType0Rule
 from .verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
 from .watch import Watch
 from .watch_request import WatchRequest
@@ -226,7 +229,6 @@ __all__ = (
     "ExecutorDetail",
     "ExecutorStatusEnum",
     "ExecutorSummary",
-    "Finality",
     "GetLivenessResponse200",
     "GetLivenessResponse200Status",
     "GetReadinessResponse200",
@@ -349,10 +351,14 @@ __all__ = (
     "VerifyBatchRequest",
     "VerifyBatchResponse",
     "VerifyBatchResult",
+    "VerifyBatchResultFinalityType0",
+    "VerifyBatchResultFinalityType0Rule",
     "VerifyBatchResultGetAttestationCallType0",
     "VerifyReasonEnum",
     "VerifyRequest",
     "VerifyResponse",
+    "VerifyResponseFinalityType0",
+    "VerifyResponseFinalityType0Rule",
     "VerifyResponseGetAttestationCallType0",
     "Watch",
     "WatchRequest",

@@ -19,8 +19,8 @@ class ChainHead:
     """What the indexer last saw of the chain (attestations/finality.py).
 
     Attributes:
-        head_block (int): The newest head seen.
-        head_at (datetime.datetime): When that head was first seen.
+        head_block (int | None): The newest head seen (null before the indexer's first run).
+        head_at (datetime.datetime | None): When that head was first seen.
         finalized_block (int | None): The newest block final under the chain's `finality` rule.
         stalled (bool): No new head for the chain's stall window, or its safe/finalized block not advancing: answers
             about it are as of `headBlock`.
@@ -32,8 +32,8 @@ class ChainHead:
             * `finality_not_advancing` - finality_not_advancing
     """
 
-    head_block: int
-    head_at: datetime.datetime
+    head_block: int | None
+    head_at: datetime.datetime | None
     finalized_block: int | None
     stalled: bool
     stalled_since: datetime.datetime | None
@@ -41,9 +41,14 @@ class ChainHead:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        head_block: int | None
         head_block = self.head_block
 
-        head_at = self.head_at.isoformat()
+        head_at: None | str
+        if isinstance(self.head_at, datetime.datetime):
+            head_at = self.head_at.isoformat()
+        else:
+            head_at = self.head_at
 
         finalized_block: int | None
         finalized_block = self.finalized_block
@@ -80,9 +85,28 @@ class ChainHead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        head_block = d.pop("headBlock")
 
-        head_at = isoparse(d.pop("headAt"))
+        def _parse_head_block(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        head_block = _parse_head_block(d.pop("headBlock"))
+
+        def _parse_head_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                head_at_type_0 = isoparse(data)
+
+                return head_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        head_at = _parse_head_at(d.pop("headAt"))
 
         def _parse_finalized_block(data: object) -> int | None:
             if data is None:

@@ -11,7 +11,7 @@ from dateutil.parser import isoparse
 from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_enum
 
 if TYPE_CHECKING:
-    from ..models.finality import Finality
+    from ..models.verify_batch_result_finality_type_0 import VerifyBatchResultFinalityType0
     from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 
 
@@ -43,7 +43,9 @@ class VerifyBatchResult:
         get_attestation_call (None | VerifyBatchResultGetAttestationCallType0): The call that reads the attestation from
             the chain: send it as `eth_call`'s transaction object (`[{"to": ..., "data": ...}, "latest"]`); docs/verify-
             yourself.md decodes the answer.
-        finality (Finality): What "final" meant for an answer (attestations/finality.py).
+        finality (None | VerifyBatchResultFinalityType0): What "final" meant for this answer: the rule of the
+            attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no
+            chain applies (nothing found and no chain asked; an offchain attestation).
         chain_stalled (bool): true when the chain (the attestation's; the asked one when nothing was found) is stalled:
             no new head for a while, or its finalized block not advancing. The answer is then as of the last block the
             service saw, and may change when the chain resumes.
@@ -91,7 +93,7 @@ class VerifyBatchResult:
     log_index: int | None
     eas_address: None | str
     get_attestation_call: None | VerifyBatchResultGetAttestationCallType0
-    finality: Finality
+    finality: None | VerifyBatchResultFinalityType0
     chain_stalled: bool
     offchain: bool | None
     timestamp_proven: bool | None
@@ -101,6 +103,7 @@ class VerifyBatchResult:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.verify_batch_result_finality_type_0 import VerifyBatchResultFinalityType0
         from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 
         document_hash = self.document_hash
@@ -149,7 +152,11 @@ class VerifyBatchResult:
         else:
             get_attestation_call = self.get_attestation_call
 
-        finality = self.finality.to_dict()
+        finality: dict[str, Any] | None
+        if isinstance(self.finality, VerifyBatchResultFinalityType0):
+            finality = self.finality.to_dict()
+        else:
+            finality = self.finality
 
         chain_stalled = self.chain_stalled
 
@@ -207,7 +214,7 @@ class VerifyBatchResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.finality import Finality
+        from ..models.verify_batch_result_finality_type_0 import VerifyBatchResultFinalityType0
         from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 
         d = dict(src_dict)
@@ -315,7 +322,20 @@ class VerifyBatchResult:
 
         get_attestation_call = _parse_get_attestation_call(d.pop("getAttestationCall"))
 
-        finality = Finality.from_dict(d.pop("finality"))
+        def _parse_finality(data: object) -> None | VerifyBatchResultFinalityType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                finality_type_0 = VerifyBatchResultFinalityType0.from_dict(data)
+
+                return finality_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyBatchResultFinalityType0, data)
+
+        finality = _parse_finality(d.pop("finality"))
 
         chain_stalled = d.pop("chainStalled")
 

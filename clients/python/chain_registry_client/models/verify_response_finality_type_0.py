@@ -6,23 +6,27 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.chain_finality_enum import ChainFinalityEnum, check_chain_finality_enum
+from ..models.verify_response_finality_type_0_rule import (
+    VerifyResponseFinalityType0Rule,
+    check_verify_response_finality_type_0_rule,
+)
 
-T = TypeVar("T", bound="Finality")
+T = TypeVar("T", bound="VerifyResponseFinalityType0")
 
 
 @_attrs_define
-class Finality:
-    """What "final" meant for an answer (attestations/finality.py).
+class VerifyResponseFinalityType0:
+    """What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found
+    there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain
+    attestation).
 
-    Attributes:
-        rule (ChainFinalityEnum): * `confirmations` - Confirmations
-            * `safe` - Safe
-            * `finalized` - Finalized
-        finalized_block (int | None): The newest block final under that rule when the answer was made (null: none yet).
+        Attributes:
+            rule (VerifyResponseFinalityType0Rule): The chain's finality rule: `confirmations` (its `confirmations` blocks
+                on top), `safe` or `finalized` (at or below the node's block of that tag).
+            finalized_block (int | None): The newest block final under that rule when the answer was made (null: none yet).
     """
 
-    rule: ChainFinalityEnum
+    rule: VerifyResponseFinalityType0Rule
     finalized_block: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,7 +50,7 @@ class Finality:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        rule = check_chain_finality_enum(d.pop("rule"))
+        rule = check_verify_response_finality_type_0_rule(d.pop("rule"))
 
         def _parse_finalized_block(data: object) -> int | None:
             if data is None:
@@ -55,13 +59,13 @@ class Finality:
 
         finalized_block = _parse_finalized_block(d.pop("finalizedBlock"))
 
-        finality = cls(
+        verify_response_finality_type_0 = cls(
             rule=rule,
             finalized_block=finalized_block,
         )
 
-        finality.additional_properties = d
-        return finality
+        verify_response_finality_type_0.additional_properties = d
+        return verify_response_finality_type_0
 
     @property
     def additional_keys(self) -> list[str]:
