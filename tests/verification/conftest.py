@@ -59,6 +59,8 @@ def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
             cursor.execute("SET LOCAL enable_seqscan = off")
             if by_conditions:
                 cursor.execute("SET LOCAL enable_indexscan = off")
+            else:  # a Sort then means no index gives the order (dead rows of rolled-back
+                cursor.execute("SET LOCAL enable_sort = off")  # tests once tipped the costs)
             cursor.execute("EXPLAIN " + sql, params)
         else:
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
