@@ -131,3 +131,6 @@ class Row(NamedTuple):
     proof: list | None = None  # and the proof from the document's leaf to it
     offchain: bool = False
     time_proven: bool = True  # an offchain one's time is only its attester's claim
+
+
+FIELDS = Row._fields  # the statements' columns, in this order

@@ -140,7 +140,7 @@ def _ranked(documents: str, more: str = "") -> str:
 # What the batch and a miss answer of a document, of its ranked rows, and which comes first:
 # VALID (the highest rank) is the most telling of all, then a direct attestation (as
 # verify_document prefers it), then the earliest.
-_COLUMNS = ", ".join(("reason_rank", *Row._fields[1:-2]))
+_COLUMNS = ", ".join(("reason_rank", *rules.FIELDS[1:-2]))
 _MOST_TELLING_FIRST = f"reason_rank DESC, via_merkle, {_EARLIEST}"
 
 # A statement about a list of documents, per database: PostgreSQL takes the list as an
