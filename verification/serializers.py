@@ -8,7 +8,7 @@ from rest_framework import serializers
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
-from verification.reasons import REASONS
+from verification.rules import REASONS
 
 MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
 
