@@ -28,8 +28,9 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute), nothing
-    remembered by the process (keys, subscriptions, the indexer's chain clients), and every
+    """Each test starts with an empty cache (API keys are cached there for a minute:
+    registry/key_cache.py), nothing remembered by the process (subscriptions, the indexer's
+    chain clients), and every
     breaker closed (a test's hung or closed server must not leave the next test without its
     cache or database)."""
     from django.core.cache import cache
@@ -38,7 +39,6 @@ def _empty_cache():
     from core import cache as cache_module
     from core import throttling
     from core.postgresql import base as postgresql
-    from registry.models.api_keys import forget_recent
     from webhooks import routing
 
     def start_over():
@@ -47,7 +47,6 @@ def _empty_cache():
             breaker.close()
         cache.clear()
         throttling._here.clear()
-        forget_recent()
         routing.forget()  # subscriptions of an earlier test were rolled back
         forget_clients()  # chain clients over the endpoints of an earlier test
 
