@@ -113,7 +113,8 @@ class ReferenceExecutor:
     # --- the service ---------------------------------------------------------------------
 
     def register(self) -> None:
-        registered = self.service.register(self.chain_ref, self.address, self.name)
+        registered = self.service.register(self.chain_ref, self.address, self.name,
+                                           sign_message=self.signer.sign_message)
         self.executor_id = registered["executorId"]
         self.interval = registered["heartbeatIntervalSeconds"]
         if self.outbox is None:
