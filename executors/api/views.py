@@ -5,9 +5,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
+from core.errors import Invalid
 from core.lean import answer, read_request
 from core.viewsets import AdminViewSet, created_headers
-from core.errors import Invalid
 from executors import proofs, serializers, services, trust
 from executors.api import filters
 from executors.models import Executor, TrustedAttester
