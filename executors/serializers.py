@@ -64,7 +64,7 @@ class RegisterSerializer(StrictSerializer):
         "address: registering proves the caller holds its key.",
         error_messages={"required": "Registering needs a proof that you hold the address's "
                         "key: POST /v1/chain-registry/{{chain}}/challenge, sign its message with "
-                        "the address's key (personal_sign), and send {message, signature}."})
+                        "the address's key (personal_sign), and send {{message, signature}}."})
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     endpoint_url = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     version = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
