@@ -97,8 +97,13 @@ def proof_use(proof: dict, *, purpose: str, chain, address: str, key_prefix: str
         message = siwe.parse(text)
     except siwe.MalformedMessage:
         raise ProofRefused("proof_malformed") from None
+    if message.domain == urlsplit(origin).netloc:
+        for other in Purpose:
+            if other != purpose and message.uri == _uri(origin, other, message.chain_id):
+                raise ProofRefused("proof_wrong_purpose", given=other.label,
+                                   expected=Purpose(purpose).label)
     if (message.domain != urlsplit(origin).netloc
-            or message.uri != _uri(origin, purpose, chain.chain_id)):
+            or message.uri != _uri(origin, purpose, message.chain_id)):
         raise ProofRefused("proof_wrong_origin", origin=origin)
     if message.chain_id != chain.chain_id:
         raise ProofRefused("proof_wrong_chain", given=message.chain_id, expected=chain.chain_id)
@@ -130,4 +135,5 @@ def proof_use(proof: dict, *, purpose: str, chain, address: str, key_prefix: str
                                            expires_at__gt=now).update(used_at=now)
     if used != 1:
         raise ProofRefused("proof_replayed")
+    challenge.used_at = now
     return challenge
