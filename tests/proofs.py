@@ -2,6 +2,7 @@
 (executors/proofs.py), as an executor does."""
 
 from eth_account import Account
+from eth_utils import keccak
 from eth_account.messages import encode_defunct
 
 # Keys made for the tests (never used on a real chain): address (lowercase) -> key.
@@ -10,7 +11,7 @@ _KEYS = {}
 
 def test_account(n: int):
     """The test's n-th account (n >= 1): the same key in every run."""
-    account = Account.from_key("0x" + f"{n:064x}".replace("0", "7"))
+    account = Account.from_key(keccak(text=f"test account {n}"))
     _KEYS[account.address.lower()] = account.key
     return account
 
@@ -64,3 +65,15 @@ def register(client, chain_ref, body: dict, format="json", **post):
                 proof = {"message": message, "signature": sign(message, key_of(address))}
         body = {**body, "proof": proof}
     return client.post(f"/v1/chain-registry/{chain_ref}/register", body, format=format, **post)
+
+
+ORIGIN = "http://testserver"
+
+
+def service_proof(chain, holder, address: str, now=None) -> dict:
+    """A proof for calling executors.services.executor_register directly (origin ORIGIN)."""
+    from executors.proofs import Purpose, challenge_issue
+
+    issued = challenge_issue(purpose=Purpose.REGISTER, chain=chain, address=address,
+                             key_prefix=holder.prefix, origin=ORIGIN, now=now)
+    return {"message": issued.message, "signature": sign(issued.message, key_of(address))}
