@@ -25,8 +25,8 @@ def revoke(admin, raw_key: str):
     return response.json()
 
 
-def test_a_revoked_admin_key_s_subscription_gets_no_further_event(admin, api, receiver,
-                                                                   document_schema):
+def test_a_revoked_admin_key_s_subscription_gets_no_further_event(admin, admin_key, api,
+                                                                   receiver, document_schema):
     other_admin = make_key(KeyScope.ADMIN)
     subscription_id, _ = subscribe(client_for(other_admin), receiver.url, WORKFLOW_EVENTS)
     bind(api, document="0x" + "a1" * 32)
@@ -39,18 +39,20 @@ def test_a_revoked_admin_key_s_subscription_gets_no_further_event(admin, api, re
     assert body["revokedAt"] is not None
     assert deliver_all() == 0
     assert receiver.received == []
-    shown = admin.get(f"/v1/webhooks/{subscription_id}").json()
+    shown = client_for(admin_key).get(f"/v1/webhooks/{subscription_id}").json()
     assert shown["enabled"] is False
     assert key_prefix(other_admin) in shown["disabledReason"]
     assert "revoked" in shown["disabledReason"]
 
 
-def test_a_revoked_key_s_subscription_cannot_be_enabled_again(admin, receiver, document_schema):
+def test_a_revoked_key_s_subscription_cannot_be_enabled_again(admin, admin_key, receiver,
+                                                              document_schema):
     other_admin = make_key(KeyScope.ADMIN)
     subscription_id, _ = subscribe(client_for(other_admin), receiver.url, WORKFLOW_EVENTS)
     revoke(admin, other_admin)
 
-    response = admin.patch(f"/v1/webhooks/{subscription_id}", {"enabled": True}, format="json")
+    response = client_for(admin_key).patch(f"/v1/webhooks/{subscription_id}", {"enabled": True},
+                                           format="json")
 
     assert_problem(response, 409, "owner_key_revoked")
     assert Subscription.objects.get().enabled is False
