@@ -2,8 +2,8 @@
 (executors/proofs.py), as an executor does."""
 
 from eth_account import Account
-from eth_utils import keccak
 from eth_account.messages import encode_defunct
+from eth_utils import keccak
 
 # Keys made for the tests (never used on a real chain): address (lowercase) -> key.
 _KEYS = {}
