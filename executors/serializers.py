@@ -40,6 +40,31 @@ class ProofSerializer(StrictSerializer):
         "hex digits.", error_messages={"invalid": "A signature is 0x and 130 hex digits."})
 
 
+# The proof's schema, inline: as a nested serializer it would also be walked (and published)
+# as an unused response component, the field being write-only where an answer has it.
+PROOF_SCHEMA = {
+    "type": "object", "required": ["message", "signature"], "additionalProperties": False,
+    "properties": {
+        "message": {"type": "string", "maxLength": 2000,
+                    "description": "The EIP-4361 message of a challenge, exactly as issued."},
+        "signature": {"type": "string", "pattern": "^0x[0-9a-fA-F]{130}$",
+                      "description": "The address's EIP-191 (personal_sign) signature of the "
+                      "message: 0x + 130 hex digits."},
+    },
+}
+
+
+@extend_schema_field(PROOF_SCHEMA)
+class ProofField(serializers.JSONField):
+    """A proof of possession ({message, signature}), checked as ProofSerializer says."""
+
+    def to_internal_value(self, data):
+        proof = ProofSerializer(data=data)
+        if not proof.is_valid():
+            raise serializers.ValidationError(proof.errors)
+        return proof.validated_data
+
+
 class ChallengeSerializer(StrictSerializer):
     address = AddressField(help_text="The address whose key will sign the challenge.")
 
@@ -59,7 +84,7 @@ class ChallengeResponseSerializer(serializers.Serializer):
 
 class RegisterSerializer(StrictSerializer):
     address = AddressField()
-    proof = ProofSerializer(
+    proof = ProofField(
         help_text="A challenge (POST /v1/chain-registry/{chain}/challenge) signed by the "
         "address: registering proves the caller holds its key.",
         error_messages={"required": "Registering needs a proof that you hold the address's "
@@ -198,7 +223,7 @@ class TransferSerializer(StrictSerializer):
 class TrustedAttesterSerializer(StrictModelSerializer):
     chain_id = ChainRefField(source="chain")
     address = AddressField()
-    proof = ProofSerializer(
+    proof = ProofField(
         write_only=True, required=False,
         help_text="Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by "
         "the address, proving it holds its key; refused (400) unless valid. Its time is kept "
