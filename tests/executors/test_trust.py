@@ -210,3 +210,18 @@ def test_the_django_admin_approves_and_revokes_with_the_user_named(chain, pendin
     assert Executor.objects.get().trust == "revoked"
     page = site.get("/admin/executors/executor/?trusted=pending")
     assert page.status_code == 200
+
+
+def test_the_django_admin_sets_an_executor_key_s_allow_list(site, pending_key):
+    key = ApiKey.objects.get(prefix=key_prefix(pending_key)[4:])
+    form = {"name": key.name, "expires_at_0": "", "expires_at_1": "",
+            "allowed_addresses": f'["{ME}"]'}
+
+    response = site.post(f"/admin/registry/apikey/{key.pk}/change/", form)
+
+    assert response.status_code == 302, response.content[:3000]
+    key.refresh_from_db()
+    assert key.allowed_addresses == [ME.lower()]
+    bad = site.post(f"/admin/registry/apikey/{key.pk}/change/",
+                    {**form, "allowed_addresses": '["0x12"]'})
+    assert bad.status_code == 200 and b"40 hex digits" in bad.content
