@@ -459,6 +459,9 @@ class AddressChallenge(models.Model):
 
     class Meta:
         ordering = ["-issued_at"]
+        # A key's open challenges are counted at each new one (proofs.MAX_OPEN_CHALLENGES).
+        indexes = [models.Index(fields=["key_prefix", "expires_at"],
+                                name="challenge_key_open_idx")]
 
     def __str__(self):
         return f"{self.purpose} {self.address} on {self.chain_id} ({self.nonce})"

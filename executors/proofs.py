@@ -18,10 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import siwe
-from core.errors import Invalid
+from core.errors import Conflict, Invalid
 from executors.models import AddressChallenge
 
 Purpose = AddressChallenge.Purpose
+# Open (unused, unexpired) challenges per key: a key cannot fill the table.
+MAX_OPEN_CHALLENGES = 100
 
 # code -> what it means (docs/api.md lists them).
 PROBLEMS = {
@@ -81,6 +83,11 @@ def challenge_issue(*, purpose: str, chain, address: str, key_prefix: str, origi
     with transaction.atomic():
         # Challenges long past their expiry are of no use, not even to name a replay.
         AddressChallenge.objects.filter(expires_at__lt=now - timedelta(days=1)).delete()
+        open_ones = AddressChallenge.objects.filter(key_prefix=key_prefix, expires_at__gt=now,
+                                                    used_at__isnull=True)
+        if open_ones[:MAX_OPEN_CHALLENGES + 1].count() > MAX_OPEN_CHALLENGES:
+            raise Conflict(f"This key has {MAX_OPEN_CHALLENGES} challenges open: use them, or "
+                           "wait for them to expire.", code="too_many_challenges")
         return AddressChallenge.objects.create(
             nonce=nonce, purpose=purpose, chain=chain, address=address, key_prefix=key_prefix,
             message=message.text(), issued_at=now, expires_at=expires)

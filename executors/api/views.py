@@ -24,9 +24,9 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     """The executor registry of one chain: executors register and keep their lease alive."""
 
     permission_classes = [HasExecutorScope]
-    # An inactive chain (OpenAPI lists the 409). The chain's executor jobs are served
-    # under the same path by bindings/api/jobs.py.
-    conflict_actions = ["register"]
+    # An inactive chain, too many open challenges (OpenAPI lists the 409). The chain's
+    # executor jobs are served under the same path by bindings/api/jobs.py.
+    conflict_actions = ["register", "challenge"]
     lookup_field = "chain"
     lookup_value_regex = "[^/]+"
 
@@ -169,6 +169,8 @@ class TrustedAttesterViewSet(AdminViewSet):
     queryset = TrustedAttester.objects.all()
     serializer_class = serializers.TrustedAttesterSerializer
     filterset_class = filters.TrustedAttesterFilter
+
+    conflict_actions = ["challenge"]  # too many open challenges
 
     def perform_create(self, serializer):
         with transaction.atomic():  # a refused proof adds nothing

@@ -69,6 +69,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['-issued_at'],
+                'indexes': [models.Index(fields=['key_prefix', 'expires_at'], name='challenge_key_open_idx')],
             },
         ),
         migrations.RunPython(trusted_before_approvals, migrations.RunPython.noop),

@@ -226,3 +226,15 @@ def test_a_registration_challenge_does_not_prove_a_trusted_attester(admin, admin
 
 def test_the_known_test_keys_sign_for_their_addresses():
     assert address_of(1) == ME.lower() and key_of(ME) is not None
+
+
+def test_a_key_holds_at_most_a_hundred_open_challenges(executor, chain):
+    for _ in range(100):
+        challenge(executor, 31337, ME)
+
+    response = executor.post("/v1/chain-registry/31337/challenge", {"address": ME},
+                             format="json")
+
+    assert_problem(response, 409, "too_many_challenges")
+    AddressChallenge.objects.update(used_at=timezone.now())
+    assert challenge(executor, 31337, ME)["nonce"]
