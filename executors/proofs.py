@@ -85,7 +85,7 @@ def challenge_issue(*, purpose: str, chain, address: str, key_prefix: str, origi
         AddressChallenge.objects.filter(expires_at__lt=now - timedelta(days=1)).delete()
         open_ones = AddressChallenge.objects.filter(key_prefix=key_prefix, expires_at__gt=now,
                                                     used_at__isnull=True)
-        if open_ones[:MAX_OPEN_CHALLENGES + 1].count() > MAX_OPEN_CHALLENGES:
+        if open_ones[:MAX_OPEN_CHALLENGES].count() >= MAX_OPEN_CHALLENGES:
             raise Conflict(f"This key has {MAX_OPEN_CHALLENGES} challenges open: use them, or "
                            "wait for them to expire.", code="too_many_challenges")
         return AddressChallenge.objects.create(

@@ -13228,6 +13228,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body was sent chunked, without a Content-Length. */
             411: {
                 headers: {
@@ -13384,6 +13401,23 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
