@@ -100,7 +100,7 @@ def register_executors(port: int, key: str, count: int) -> list[str]:
         account = Account.from_key(keccak(text=f"bench heartbeat executor {n}"))
         status, payload = request(port, "POST", f"/v1/chain-registry/{HEARTBEAT_CHAIN}/challenge",
                                   headers, json.dumps({"address": account.address}).encode())
-        if status != 201:
+        if status != 200:
             raise RuntimeError(f"challenge answered {status}: {payload[:300]!r}")
         message = json.loads(payload)["message"]
         signature = bytes(account.sign_message(encode_defunct(text=message)).signature).hex()

@@ -13169,7 +13169,7 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            200: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -13179,8 +13179,6 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window, and the count, start again. */
                     "RateLimit-Reset"?: number;
-                    /** @description The absolute path of the created resource. */
-                    Location?: string;
                     /** @description `private, no-store`: an answer to a key is not kept. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
@@ -13340,7 +13338,7 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            200: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -13350,8 +13348,6 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window, and the count, start again. */
                     "RateLimit-Reset"?: number;
-                    /** @description The absolute path of the created resource. */
-                    Location?: string;
                     /** @description `private, no-store`: an answer to a key is not kept. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;

@@ -36,7 +36,7 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     @extend_schema(operation_id="challengeExecutorAddress",
                    summary="Ask for a challenge proving an address's key",
                    parameters=[CHAIN_PARAMETER], request=serializers.ChallengeSerializer,
-                   responses={201: serializers.ChallengeResponseSerializer})
+                   responses=serializers.ChallengeResponseSerializer)
     @action(detail=True, methods=["post"])
     def challenge(self, request, chain=None):
         """An EIP-4361 message for the address's key to sign (personal_sign), then sent with
@@ -46,8 +46,8 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         issued = proofs.challenge_issue(
             purpose=proofs.Purpose.REGISTER, chain=self.chain(), key_prefix=request.auth.prefix,
             address=body.validated_data["address"], origin=proofs.origin_of(request))
-        return Response(serializers.ChallengeResponseSerializer(issued).data,
-                        status=status.HTTP_201_CREATED)
+        # 200, not 201: the challenge is the answer, not a resource to read back.
+        return Response(serializers.ChallengeResponseSerializer(issued).data)
 
     @extend_schema(operation_id="registerExecutor", summary="Register an executor",
                    parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,
@@ -195,7 +195,7 @@ class TrustedAttesterViewSet(AdminViewSet):
     @extend_schema(operation_id="adminChallengeTrustedAttester",
                    summary="Ask for a challenge proving a trusted attester's key",
                    request=serializers.AttesterChallengeSerializer,
-                   responses={201: serializers.ChallengeResponseSerializer})
+                   responses=serializers.ChallengeResponseSerializer)
     @action(detail=False, methods=["post"])
     def challenge(self, request):
         """An EIP-4361 message for the address's key to sign, then sent as `proof` when
@@ -206,5 +206,5 @@ class TrustedAttesterViewSet(AdminViewSet):
             purpose=proofs.Purpose.TRUSTED_ATTESTER, chain=body.validated_data["chain_id"],
             address=body.validated_data["address"], key_prefix=request.auth.prefix,
             origin=proofs.origin_of(request))
-        return Response(serializers.ChallengeResponseSerializer(issued).data,
-                        status=status.HTTP_201_CREATED)
+        # 200, not 201: the challenge is the answer, not a resource to read back.
+        return Response(serializers.ChallengeResponseSerializer(issued).data)
