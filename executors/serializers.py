@@ -205,12 +205,12 @@ class ExecutorDetailSerializer(ExecutorSerializer):
 
 class ExecutorTrustSerializer(StrictSerializer):
     trusted = serializers.BooleanField()
-    reason = serializers.CharField(max_length=200, required=False, default="",
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True,
                                    help_text="Why: kept on the executor and in the audit trail.")
 
 
 class TrustDecisionSerializer(StrictSerializer):
-    reason = serializers.CharField(max_length=200, required=False, default="",
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True,
                                    help_text="Why: kept on the executor and in the audit trail.")
 
 

@@ -103,9 +103,10 @@ class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.Retri
         """Approve (`{"trusted": true}`) or revoke (`false`) an executor's trust, as the
         approve and revoke-trust actions: its attestations start or stop verifying on the
         next request."""
+        executor = self.get_object()  # an unknown one is a 404 whatever the body
         body = serializers.ExecutorTrustSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return self._decide(trusted=body.validated_data["trusted"],
+        return self._decide(executor, trusted=body.validated_data["trusted"],
                             reason=body.validated_data["reason"])
 
     @extend_schema(operation_id="adminApproveExecutor", summary="Approve an executor",
@@ -115,7 +116,7 @@ class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.Retri
     def approve(self, request, pk=None):
         """Trust the executor (a pending one, or restore a revoked one): its attestations
         verify from the next request. Recorded in the audit trail with the key."""
-        return self._decide(trusted=True, reason=self._reason(request))
+        return self._decide(self.get_object(), trusted=True, reason=self._reason(request))
 
     @extend_schema(operation_id="adminRevokeExecutorTrust", summary="Revoke an executor's trust",
                    request=serializers.TrustDecisionSerializer,
@@ -124,7 +125,7 @@ class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.Retri
     def revoke_trust(self, request, pk=None):
         """Its attestations stop verifying from the next request (also those made before).
         Recorded in the audit trail with the key."""
-        return self._decide(trusted=False, reason=self._reason(request))
+        return self._decide(self.get_object(), trusted=False, reason=self._reason(request))
 
     @extend_schema(operation_id="adminTransferExecutor",
                    summary="Move an executor to another executor key",
@@ -150,8 +151,8 @@ class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.Retri
         body.is_valid(raise_exception=True)
         return body.validated_data["reason"]
 
-    def _decide(self, *, trusted: bool, reason: str):
-        executor = Executor.set_trust(self.get_object().pk, trusted=trusted, reason=reason,
+    def _decide(self, executor, *, trusted: bool, reason: str):
+        executor = Executor.set_trust(executor.pk, trusted=trusted, reason=reason,
                                       by=self.request.auth.prefix)
         return Response(serializers.ExecutorDetailSerializer(executor).data)
 

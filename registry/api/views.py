@@ -1,10 +1,12 @@
+import re
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
-from core.errors import Conflict
+from core.errors import Conflict, NotFound
 from core.parsers import BodyLimits
 from core.viewsets import AdminAccess, AdminViewSet, CreatedLocationMixin
 from registry import serializers
@@ -121,10 +123,13 @@ class ApiKeyViewSet(AdminAccess, ConditionalMixin, mixins.ListModelMixin,
     filterset_class = filters.ApiKeyFilter
     http_method_names = ["get", "post", "patch", "head", "options"]
     lookup_field = "prefix"
-    lookup_value_regex = "crk_[0-9a-f]{12}"
+    lookup_value_regex = "[^/]+"  # a prefix is crk_ and 12 hex digits: anything else a 404
 
     def get_object(self):
-        self.kwargs["prefix"] = self.kwargs["prefix"].removeprefix("crk_")
+        prefix = self.kwargs["prefix"]
+        if not re.fullmatch(r"crk_[0-9a-f]{12}", prefix):
+            raise NotFound("No API key with this prefix (crk_ and 12 hex digits).")
+        self.kwargs["prefix"] = prefix.removeprefix("crk_")
         return super().get_object()
 
     @extend_schema(operation_id="adminRevokeApiKey", summary="Revoke an API key",

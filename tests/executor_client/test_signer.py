@@ -65,7 +65,7 @@ class SignerProxy:
 
     def answer(self, request: dict) -> bytes:
         mode, url = self.mode, self.urls["signer"]
-        if request["method"] == "eth_sign" and mode == "other_address":
+        if request["method"] == "eth_sign" and mode == "other_message_address":
             request["params"][0] = ADDRESS_B  # the registration challenge, by another key
         if request["method"] == "eth_signTransaction":
             tx = request["params"][0]
@@ -213,6 +213,6 @@ def test_the_registration_challenge_is_signed_by_the_signer_and_checked(proxy):
 
     signed_by = Account.recover_message(encode_defunct(text=message), signature=signature)
     assert signed_by.lower() == ADDRESS_A.lower()
-    proxy.mode = "other_address"
+    proxy.mode = "other_message_address"
     with pytest.raises(SignerError, match=f"signed the message as {ADDRESS_B.lower()}"):
         signer.sign_message(message)
