@@ -4,6 +4,7 @@ The embedded default needs nothing else: SQLite, an in-process cache, and Celery
 in-process. Production sets DATABASE_URL, CELERY_BROKER_URL and CACHE_URL (see README).
 """
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -258,6 +259,14 @@ API_KEY = env.api_key("API_KEY")
 # Executors (SPEC section 4).
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
 EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
+# Proof of possession (executors/proofs.py): the origin its EIP-4361 challenges name
+# (https://registry.example.com; empty: the origin each request was made to) and how long
+# a challenge may be used.
+SERVICE_ORIGIN = env.str("SERVICE_ORIGIN", default="").rstrip("/")
+if SERVICE_ORIGIN and not re.fullmatch(r"https?://[^/\s?#@]+", SERVICE_ORIGIN):
+    raise ImproperlyConfigured(
+        f"SERVICE_ORIGIN must be an origin (https://host[:port]), not {SERVICE_ORIGIN!r}")
+ADDRESS_PROOF_SECONDS = env.int_between("ADDRESS_PROOF_SECONDS", 300, 10, 3600)
 # The reference executor's signer (manage.py run_executor): a remote signer's URL, or for
 # development a file holding the key (a Docker secret); never the key itself here.
 EXECUTOR_SIGNER_URL = env.str("EXECUTOR_SIGNER_URL", default="")

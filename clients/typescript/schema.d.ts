@@ -261,6 +261,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        get: operations["adminListApiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get API key
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        get: operations["adminGetApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update API key
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        patch: operations["adminUpdateApiKey"];
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{prefix}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Revoke the key, and end what it held, in one transaction: its executors lose their
+         *     trust (unless moved to another key), its webhook subscriptions are disabled (saying
+         *     why), its allow-list goes. Revoking a revoked key changes nothing.
+         */
+        post: operations["adminRevokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/categories": {
         parameters: {
             query?: never;
@@ -580,10 +649,32 @@ export interface paths {
         head?: never;
         /**
          * Update executor
-         * @description Revoke (`{"trusted": false}`) or restore an executor's trust: its attestations stop
-         *     or start verifying on the next request.
+         * @description Approve (`{"trusted": true}`) or revoke (`false`) an executor's trust, as the
+         *     approve and revoke-trust actions: its attestations start or stop verifying on the
+         *     next request.
          */
         patch: operations["adminUpdateExecutor"];
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an executor
+         * @description Trust the executor (a pending one, or restore a revoked one): its attestations
+         *     verify from the next request. Recorded in the audit trail with the key.
+         */
+        post: operations["adminApproveExecutor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/executors/{id}/deregister": {
@@ -600,6 +691,48 @@ export interface paths {
          * @description Take the executor out of service; it keeps its trust. Registering again revives it.
          */
         post: operations["adminDeregisterExecutor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/revoke-trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an executor's trust
+         * @description Its attestations stop verifying from the next request (also those made before).
+         *     Recorded in the audit trail with the key.
+         */
+        post: operations["adminRevokeExecutorTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an executor to another executor key
+         * @description From now on another executor key speaks for the executor (registers, heartbeats,
+         *     claims); revoking its former key then leaves its trust as it is.
+         */
+        post: operations["adminTransferExecutor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -752,6 +885,48 @@ export interface paths {
          * @description Addresses trusted on a chain besides its executors.
          */
         patch: operations["adminUpdateTrustedAttester"];
+        trace?: never;
+    };
+    "/v1/admin/trusted-attesters/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge proving a trusted attester's key
+         * @description An EIP-4361 message for the address's key to sign, then sent as `proof` when
+         *     adding the trusted attester (optional: the proof makes `provenAt`).
+         */
+        post: operations["adminChallengeTrustedAttester"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chain-registry/{chain}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge proving an address's key
+         * @description An EIP-4361 message for the address's key to sign (personal_sign), then sent with
+         *     the registration as `proof`: single use, valid for ADDRESS_PROOF_SECONDS (5 min).
+         */
+        post: operations["challengeExecutorAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/chain-registry/{chain}/heartbeat": {
@@ -1258,6 +1433,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A key as administrators see it: never its secret (shown once, at its creation). */
+        ApiKey: {
+            readonly prefix: string;
+            name: string;
+            readonly scope: components["schemas"]["ScopeEnum"];
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly lastUsedAt: string | null;
+            /** Format: date-time */
+            readonly expiresAt: string | null;
+            /** Format: date-time */
+            readonly revokedAt: string | null;
+            /** @description An executor key's standing allow-list: an executor it registers at one of these addresses (after proving it holds the address's key) is trusted at once, without an administrator's approval. Read at each registration; emptied when the key is revoked. */
+            allowedAddresses?: string[];
+        };
         /**
          * @description An attestation's schema, expiry and data as its schema decodes it: on-chain and
          *     offchain ones alike.
@@ -1302,6 +1493,18 @@ export interface components {
             blockNumber: number;
             /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
             confirmations: number;
+        };
+        AttesterChallengeRequest: {
+            /**
+             * @description The address whose key will sign the challenge.
+             * @example 0xabababababababababababababababababababab
+             */
+            address: string;
+            /**
+             * Format: int64
+             * @description The chain the trusted attester is for.
+             */
+            chainId: number;
         };
         /**
          * @description * `single` - Single
@@ -1355,6 +1558,15 @@ export interface components {
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
             /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
+            /**
              * @description Who registered the chain: an administrator, or import_chains.
              *
              *     * `admin` - Admin
@@ -1400,6 +1612,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
         };
         /**
          * @description * `admin` - Admin
@@ -1413,6 +1634,27 @@ export interface components {
          * @enum {string}
          */
         ChainStatusEnum: "active" | "inactive";
+        ChallengeRequest: {
+            /**
+             * @description The address whose key will sign the challenge.
+             * @example 0xabababababababababababababababababababab
+             */
+            address: string;
+        };
+        ChallengeResponse: {
+            /** @description The EIP-4361 message to sign, unchanged. */
+            message: string;
+            nonce: string;
+            address: string;
+            chainId: number;
+            /** Format: date-time */
+            issuedAt: string;
+            /**
+             * Format: date-time
+             * @description After this the proof is refused.
+             */
+            expiresAt: string;
+        };
         ContractName: {
             name: string;
             displayName?: string;
@@ -1563,10 +1805,31 @@ export interface components {
             readonly status: components["schemas"]["ExecutorStatusEnum"];
             readonly trusted: boolean;
             /**
+             * @description `trusted`, `pending` (registered, waiting for an administrator's approval) or `revoked`. Only a trusted executor's attestations verify.
+             *
+             *     * `trusted` - Trusted
+             *     * `pending` - Pending
+             *     * `revoked` - Revoked
+             */
+            readonly trust: components["schemas"]["TrustEnum"];
+            /** @description What made it trusted, last time it was: `approval`, `allow_list`, `automatic` or `admin_key` (empty: never trusted). */
+            readonly trustBasis: string;
+            /**
              * Format: date-time
-             * @description Set when an administrator revokes its trust.
+             * @description When it was last made trusted.
+             */
+            readonly trustedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while it is not trusted: from its registration until it is approved (unless its key's allow-list or its chain's policy trusted it), or since its trust was revoked.
              */
             readonly trustRevokedAt: string | null;
+            /** @description Who last approved or revoked its trust: an admin key's prefix, user:<name>, or the service (a revoked key). */
+            readonly trustChangedBy: string;
+            /** @description Why its trust last changed. */
+            readonly trustReason: string;
+            /** @description The prefix of the key that speaks for it. */
+            readonly registeredBy: string;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
             /**
@@ -1598,10 +1861,31 @@ export interface components {
             readonly status: components["schemas"]["ExecutorStatusEnum"];
             readonly trusted: boolean;
             /**
+             * @description `trusted`, `pending` (registered, waiting for an administrator's approval) or `revoked`. Only a trusted executor's attestations verify.
+             *
+             *     * `trusted` - Trusted
+             *     * `pending` - Pending
+             *     * `revoked` - Revoked
+             */
+            readonly trust: components["schemas"]["TrustEnum"];
+            /** @description What made it trusted, last time it was: `approval`, `allow_list`, `automatic` or `admin_key` (empty: never trusted). */
+            readonly trustBasis: string;
+            /**
              * Format: date-time
-             * @description Set when an administrator revokes its trust.
+             * @description When it was last made trusted.
+             */
+            readonly trustedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while it is not trusted: from its registration until it is approved (unless its key's allow-list or its chain's policy trusted it), or since its trust was revoked.
              */
             readonly trustRevokedAt: string | null;
+            /** @description Who last approved or revoked its trust: an admin key's prefix, user:<name>, or the service (a revoked key). */
+            readonly trustChangedBy: string;
+            /** @description Why its trust last changed. */
+            readonly trustReason: string;
+            /** @description The prefix of the key that speaks for it. */
+            readonly registeredBy: string;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
             /**
@@ -1638,6 +1922,12 @@ export interface components {
             /** @description Not deregistered. */
             registered: number;
         };
+        /**
+         * @description * `approval` - Approval
+         *     * `automatic` - Automatic
+         * @enum {string}
+         */
+        ExecutorTrustEnum: "approval" | "automatic";
         HeartbeatRequest: {
             /** Format: uuid */
             executorId: string;
@@ -1898,6 +2188,13 @@ export interface components {
          * @enum {string}
          */
         OverrideStatusEnum: "healthy" | "degraded" | "down" | "maintenance";
+        PaginatedApiKeyList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["ApiKey"][];
+        };
         PaginatedAttestationList: {
             /** Format: uri */
             next: string | null;
@@ -2031,6 +2328,12 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Workflow"][];
         };
+        /** @description A key as administrators see it: never its secret (shown once, at its creation). */
+        PatchedApiKeyRequest: {
+            name?: string;
+            /** @description An executor key's standing allow-list: an executor it registers at one of these addresses (after proving it holds the address's key) is trusted at once, without an administrator's approval. Read at each registration; emptied when the key is revoked. */
+            allowedAddresses?: string[];
+        };
         PatchedCategoryRequest: {
             slug?: string;
             name?: string;
@@ -2068,6 +2371,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
         };
         PatchedChainStatusRequest: {
             status?: components["schemas"]["ChainStatusEnum"];
@@ -2102,6 +2414,11 @@ export interface components {
         };
         PatchedExecutorTrustRequest: {
             trusted?: boolean;
+            /**
+             * @description Why: kept on the executor and in the audit trail.
+             * @default
+             */
+            reason?: string;
         };
         PatchedRpcEndpointRequest: {
             /** Format: int64 */
@@ -2148,6 +2465,13 @@ export interface components {
             /** @example 0xabababababababababababababababababababab */
             address?: string;
             note?: string;
+            /** @description Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by the address, proving it holds its key; refused (400) unless valid. Its time is kept as `provenAt`. */
+            proof?: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
         };
         /** @description An RFC 9457 problem document. */
         Problem: {
@@ -2258,6 +2582,13 @@ export interface components {
         RegisterRequest: {
             /** @example 0xabababababababababababababababababababab */
             address: string;
+            /** @description A challenge (POST /v1/chain-registry/{chain}/challenge) signed by the address: registering proves the caller holds its key. */
+            proof: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
             /** @default  */
             name?: string;
             /** @default  */
@@ -2389,6 +2720,13 @@ export interface components {
             /** @description The data ABI-encoded as EAS stores it (0x-hex); null without data or when anything is invalid. */
             encoded: string | null;
         };
+        /**
+         * @description * `admin` - Admin
+         *     * `api` - Api
+         *     * `executor` - Executor
+         * @enum {string}
+         */
+        ScopeEnum: "admin" | "api" | "executor";
         StatusChange: {
             fromStatus?: components["schemas"]["ExecutorStatusEnum"] | components["schemas"]["BlankEnum"];
             toStatus: components["schemas"]["ExecutorStatusEnum"];
@@ -2519,6 +2857,24 @@ export interface components {
             /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
             confirmations: number;
         };
+        TransferRequest: {
+            /** @description The prefix of the executor key that speaks for it from now on (crk_ and 12 hex digits). */
+            key: string;
+        };
+        TrustDecisionRequest: {
+            /**
+             * @description Why: kept on the executor and in the audit trail.
+             * @default
+             */
+            reason?: string;
+        };
+        /**
+         * @description * `trusted` - Trusted
+         *     * `pending` - Pending
+         *     * `revoked` - Revoked
+         * @enum {string}
+         */
+        TrustEnum: "trusted" | "pending" | "revoked";
         TrustedAttester: {
             readonly id: number;
             /** Format: int64 */
@@ -2527,6 +2883,11 @@ export interface components {
             address: string;
             note?: string;
             readonly addedBy: string;
+            /**
+             * Format: date-time
+             * @description When the address proved it holds its key (an EIP-4361 proof sent with it).
+             */
+            readonly provenAt: string | null;
             /** Format: date-time */
             readonly createdAt: string;
         };
@@ -2536,6 +2897,13 @@ export interface components {
             /** @example 0xabababababababababababababababababababab */
             address: string;
             note?: string;
+            /** @description Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by the address, proving it holds its key; refused (400) unless valid. Its time is kept as `provenAt`. */
+            proof?: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
         };
         Uptime: {
             /** Format: double */
@@ -4759,6 +5127,659 @@ export interface operations {
             };
             /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
             409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 50 by default, from 1 to 500. */
+                limit?: number;
+                name?: string;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /**
+                 * @description Ordering
+                 *
+                 *     * `createdAt` - Createdat
+                 *     * `-createdAt` - Createdat (descending)
+                 *     * `name` - Name
+                 *     * `-name` - Name (descending)
+                 */
+                ordering?: ("-createdAt" | "-name" | "createdAt" | "name")[];
+                revoked?: boolean;
+                /**
+                 * @description Multiple values may be separated by commas.
+                 *
+                 *     * `admin` - Admin
+                 *     * `api` - Api
+                 *     * `executor` - Executor
+                 */
+                scope?: ("admin" | "api" | "executor")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedApiKeyList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedApiKeyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -9384,6 +10405,195 @@ export interface operations {
             };
         };
     };
+    adminApproveExecutor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TrustDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminDeregisterExecutor: {
         parameters: {
             query?: never;
@@ -9398,6 +10608,384 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeExecutorTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TrustDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminTransferExecutor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -11494,6 +13082,358 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window, and the count, start again. */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminChallengeTrustedAttester: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttesterChallengeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResponse"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    challengeExecutorAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chain id (31337) or short name (anvil). */
+                chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResponse"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,10 +5,10 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 
-from registry import key_cache
+from registry import holdings, key_cache
 
 KEY_PATTERN = re.compile(r"crk_(?P<prefix>[0-9a-f]{12})\.(?P<secret>[A-Za-z0-9_-]{43})")
 TOUCH_INTERVAL = timedelta(seconds=key_cache.USE_INTERVAL_SECONDS)
@@ -108,14 +108,25 @@ class ApiKeyQuerySet(models.QuerySet):
         return _matching(self.filter(prefix=match["prefix"]).first(), raw_key)
 
     def revoke(self) -> int:
-        digests = dict(self.filter(revoked_at__isnull=True).values_list("prefix", "digest"))
-        count = self.filter(prefix__in=digests).update(revoked_at=timezone.now())
-        key_cache.forget(digests.values())
-        return count
+        """Revoke these keys, and end what they held (registry/holdings.py: their
+        executors' trust, their webhook subscriptions; their allow-lists), in one
+        transaction. Each key is saved (the audit trail records it; save() forgets it)."""
+        now = timezone.now()
+        with transaction.atomic():
+            keys = list(self.filter(revoked_at__isnull=True).select_for_update())
+            for key in keys:
+                key.revoked_at, key.allowed_addresses = now, []
+                key.save(update_fields=["revoked_at", "allowed_addresses"])
+            holdings.end([key.display_prefix for key in keys], now=now)
+        return len(keys)
 
     def delete(self):
-        key_cache.forget(list(self.values_list("digest", flat=True)))
-        return super().delete()
+        # A deleted key ends what it held as a revoked one does (the same transaction).
+        with transaction.atomic():
+            keys = list(self.values_list("prefix", "digest"))
+            holdings.end([f"crk_{prefix}" for prefix, _ in keys], now=timezone.now())
+            key_cache.forget([digest for _, digest in keys])
+            return super().delete()
 
 
 class ApiKey(KeyState, models.Model):
@@ -129,6 +140,12 @@ class ApiKey(KeyState, models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # An executor key's standing allow-list (executors/trust.py): an executor it registers at
+    # one of these addresses is trusted without waiting for an administrator's approval.
+    allowed_addresses = models.JSONField(
+        default=list, blank=True,
+        help_text="Addresses (0x + 40 lowercase hex) this executor key's executors are trusted "
+        "at without an administrator's approval. Emptied when the key is revoked.")
 
     objects = ApiKeyQuerySet.as_manager()
 
@@ -161,11 +178,14 @@ class ApiKey(KeyState, models.Model):
             key_cache.forget([self.digest])
 
     def delete(self, *args, **kwargs):
-        key_cache.forget([self.digest])
-        return super().delete(*args, **kwargs)
+        with transaction.atomic():
+            holdings.end([self.display_prefix], now=timezone.now())
+            key_cache.forget([self.digest])
+            return super().delete(*args, **kwargs)
 
     def revoke(self) -> None:
+        """As ApiKeyQuerySet.revoke: what the key held ends with it."""
         if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
+            ApiKey.objects.filter(pk=self.pk).revoke()
+            self.refresh_from_db(fields=["revoked_at", "allowed_addresses"])
 

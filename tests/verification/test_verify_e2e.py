@@ -15,6 +15,7 @@ from executors.sweep import executor_leases_expire
 from registry.models import Chain
 from tests.conftest import EasNode, assert_problem, deploy_eas_on
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
+from tests.proofs import register
 from tests.verification.conftest import get_attestation_call, not_verified
 from verification.services import verify_document
 
@@ -79,9 +80,8 @@ def make_site(node: EasNode, chain: Chain, executor_client) -> Site:
     """Register the document schema and the node's first account as an executor of `chain`
     (through the API, as an executor would)."""
     schema_uid = node.register_schema(DOCUMENT_SCHEMA)
-    registered = executor_client.post(f"/v1/chain-registry/{chain.chain_id}/register",
-                                      {"address": node.sender, "name": "executor-1"},
-                                      format="json")
+    registered = register(executor_client, chain.chain_id,
+                          {"address": node.sender, "name": "executor-1"})
     assert registered.status_code == 201, registered.content
     return Site(node, chain, schema_uid)
 

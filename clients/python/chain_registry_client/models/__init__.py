@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .admin_list_api_keys_ordering_item import AdminListApiKeysOrderingItem
+from .admin_list_api_keys_scope_item import AdminListApiKeysScopeItem
 from .admin_list_categories_ordering_item import AdminListCategoriesOrderingItem
 from .admin_list_chains_ordering_item import AdminListChainsOrderingItem
 from .admin_list_chains_status_item import AdminListChainsStatusItem
@@ -14,8 +16,10 @@ from .admin_list_provider_health_reports_status_item import AdminListProviderHea
 from .admin_list_rpc_endpoints_ordering_item import AdminListRpcEndpointsOrderingItem
 from .admin_list_rpc_endpoints_probe_status_item import AdminListRpcEndpointsProbeStatusItem
 from .admin_list_trusted_attesters_ordering_item import AdminListTrustedAttestersOrderingItem
+from .api_key import ApiKey
 from .attestation import Attestation
 from .attestation_decoded_type_0 import AttestationDecodedType0
+from .attester_challenge_request import AttesterChallengeRequest
 from .binding_mode_enum import BindingModeEnum
 from .blank_enum import BlankEnum
 from .category import Category
@@ -24,6 +28,8 @@ from .chain import Chain
 from .chain_request import ChainRequest
 from .chain_source_enum import ChainSourceEnum
 from .chain_status_enum import ChainStatusEnum
+from .challenge_request import ChallengeRequest
+from .challenge_response import ChallengeResponse
 from .contract_name import ContractName
 from .contract_name_request import ContractNameRequest
 from .contract_version import ContractVersion
@@ -40,6 +46,7 @@ from .executor import Executor
 from .executor_detail import ExecutorDetail
 from .executor_status_enum import ExecutorStatusEnum
 from .executor_summary import ExecutorSummary
+from .executor_trust_enum import ExecutorTrustEnum
 from .get_liveness_response_200 import GetLivenessResponse200
 from .get_liveness_response_200_status import GetLivenessResponse200Status
 from .get_readiness_response_200 import GetReadinessResponse200
@@ -91,6 +98,7 @@ from .offchain_package_request_sig import OffchainPackageRequestSig
 from .offchain_revocation import OffchainRevocation
 from .override import Override
 from .override_status_enum import OverrideStatusEnum
+from .paginated_api_key_list import PaginatedApiKeyList
 from .paginated_attestation_list import PaginatedAttestationList
 from .paginated_category_list import PaginatedCategoryList
 from .paginated_chain_list import PaginatedChainList
@@ -110,6 +118,7 @@ from .paginated_timestamp_list import PaginatedTimestampList
 from .paginated_trusted_attester_list import PaginatedTrustedAttesterList
 from .paginated_watch_list import PaginatedWatchList
 from .paginated_workflow_list import PaginatedWorkflowList
+from .patched_api_key_request import PatchedApiKeyRequest
 from .patched_category_request import PatchedCategoryRequest
 from .patched_chain_request import PatchedChainRequest
 from .patched_chain_status_request import PatchedChainStatusRequest
@@ -120,6 +129,7 @@ from .patched_executor_trust_request import PatchedExecutorTrustRequest
 from .patched_rpc_endpoint_request import PatchedRpcEndpointRequest
 from .patched_subscription_request import PatchedSubscriptionRequest
 from .patched_trusted_attester_request import PatchedTrustedAttesterRequest
+from .patched_trusted_attester_request_proof import PatchedTrustedAttesterRequestProof
 from .problem import Problem
 from .problem_error import ProblemError
 from .provider_health import ProviderHealth
@@ -130,6 +140,7 @@ from .public_schema import PublicSchema
 from .public_schema_fields_item import PublicSchemaFieldsItem
 from .register_request import RegisterRequest
 from .register_request_metadata import RegisterRequestMetadata
+from .register_request_proof import RegisterRequestProof
 from .rotate_secret_request import RotateSecretRequest
 from .rotated_secret import RotatedSecret
 from .rpc_endpoint import RpcEndpoint
@@ -142,11 +153,13 @@ from .schema_field_components_item import SchemaFieldComponentsItem
 from .schema_validate_request import SchemaValidateRequest
 from .schema_validate_request_data import SchemaValidateRequestData
 from .schema_validate_response import SchemaValidateResponse
+from .scope_enum import ScopeEnum
 from .status_change import StatusChange
 from .subscription import Subscription
 from .subscription_created import SubscriptionCreated
 from .subscription_request import SubscriptionRequest
 from .timestamp import Timestamp
+from .transfer_request import TransferRequest
 from .trpc_error import TrpcError
 from .trpc_error_data import TrpcErrorData
 from .trpc_error_shape import TrpcErrorShape
@@ -155,8 +168,11 @@ from .trpc_mutation_body import TrpcMutationBody
 from .trpc_query_batch import TrpcQueryBatch
 from .trpc_result import TrpcResult
 from .trpc_result_result import TrpcResultResult
+from .trust_decision_request import TrustDecisionRequest
+from .trust_enum import TrustEnum
 from .trusted_attester import TrustedAttester
 from .trusted_attester_request import TrustedAttesterRequest
+from .trusted_attester_request_proof import TrustedAttesterRequestProof
 from .uptime import Uptime
 from .verify_batch_request import VerifyBatchRequest
 from .verify_batch_response import VerifyBatchResponse
@@ -180,6 +196,8 @@ from .workflow_state_enum import WorkflowStateEnum
 from .workflow_transition import WorkflowTransition
 
 __all__ = (
+    "AdminListApiKeysOrderingItem",
+    "AdminListApiKeysScopeItem",
     "AdminListCategoriesOrderingItem",
     "AdminListChainsOrderingItem",
     "AdminListChainsStatusItem",
@@ -194,8 +212,10 @@ __all__ = (
     "AdminListRpcEndpointsOrderingItem",
     "AdminListRpcEndpointsProbeStatusItem",
     "AdminListTrustedAttestersOrderingItem",
+    "ApiKey",
     "Attestation",
     "AttestationDecodedType0",
+    "AttesterChallengeRequest",
     "BindingModeEnum",
     "BlankEnum",
     "Category",
@@ -204,6 +224,8 @@ __all__ = (
     "ChainRequest",
     "ChainSourceEnum",
     "ChainStatusEnum",
+    "ChallengeRequest",
+    "ChallengeResponse",
     "ContractName",
     "ContractNameRequest",
     "ContractVersion",
@@ -220,6 +242,7 @@ __all__ = (
     "ExecutorDetail",
     "ExecutorStatusEnum",
     "ExecutorSummary",
+    "ExecutorTrustEnum",
     "GetLivenessResponse200",
     "GetLivenessResponse200Status",
     "GetReadinessResponse200",
@@ -271,6 +294,7 @@ __all__ = (
     "OffchainRevocation",
     "Override",
     "OverrideStatusEnum",
+    "PaginatedApiKeyList",
     "PaginatedAttestationList",
     "PaginatedCategoryList",
     "PaginatedChainList",
@@ -290,6 +314,7 @@ __all__ = (
     "PaginatedTrustedAttesterList",
     "PaginatedWatchList",
     "PaginatedWorkflowList",
+    "PatchedApiKeyRequest",
     "PatchedCategoryRequest",
     "PatchedChainRequest",
     "PatchedChainStatusRequest",
@@ -300,6 +325,7 @@ __all__ = (
     "PatchedRpcEndpointRequest",
     "PatchedSubscriptionRequest",
     "PatchedTrustedAttesterRequest",
+    "PatchedTrustedAttesterRequestProof",
     "Problem",
     "ProblemError",
     "ProviderHealth",
@@ -310,6 +336,7 @@ __all__ = (
     "PublicSchemaFieldsItem",
     "RegisterRequest",
     "RegisterRequestMetadata",
+    "RegisterRequestProof",
     "RotatedSecret",
     "RotateSecretRequest",
     "RpcEndpoint",
@@ -322,11 +349,13 @@ __all__ = (
     "SchemaValidateRequest",
     "SchemaValidateRequestData",
     "SchemaValidateResponse",
+    "ScopeEnum",
     "StatusChange",
     "Subscription",
     "SubscriptionCreated",
     "SubscriptionRequest",
     "Timestamp",
+    "TransferRequest",
     "TrpcError",
     "TrpcErrorData",
     "TrpcErrorShape",
@@ -335,8 +364,11 @@ __all__ = (
     "TrpcQueryBatch",
     "TrpcResult",
     "TrpcResultResult",
+    "TrustDecisionRequest",
     "TrustedAttester",
     "TrustedAttesterRequest",
+    "TrustedAttesterRequestProof",
+    "TrustEnum",
     "Uptime",
     "VerifyBatchRequest",
     "VerifyBatchResponse",
