@@ -88,6 +88,8 @@ def _fetch_one(sql: str, params: dict) -> Row | None:
 def _row(values) -> Row:
     row = Row(*values)
     time, proof = row.time, row.proof
+    if proof is None and isinstance(time, datetime) and time.tzinfo is not None:
+        return row  # PostgreSQL's, the usual: as it came
     if isinstance(time, str):  # SQLite: an expression's time comes as its text
         time = parse_datetime(time)
     if time.tzinfo is None:  # SQLite stores UTC without a zone: the time gets it back
