@@ -24,6 +24,7 @@ import asyncio
 import ipaddress
 import socket
 import time
+from urllib.parse import urlsplit
 
 import aiohttp
 import requests
@@ -284,3 +285,54 @@ async def read_capped(response: aiohttp.ClientResponse) -> bytes:
         if len(body) > limit:
             raise ResponseTooLarge()
     return bytes(body)
+
+
+# --- a stranger's document (issuers' did:web) -------------------------------------------------
+
+
+class FetchFailed(RpcRefusal):
+    category = "connection failed"
+
+
+class FetchTimedOut(RpcRefusal):
+    category = "timed out"
+
+
+class CertificateRefused(RpcRefusal):
+    category = "TLS certificate not trusted"
+
+
+def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: float,
+                   ssl_context) -> tuple[int, bytes]:
+    """GET `url` under the rules above (addresses judged under `private_setting`, no
+    redirect, no environment proxy), the whole exchange within `seconds` and the answer cut
+    at `max_bytes`: (status, body). Every failure is an RpcRefusal whose text is ours."""
+    try:
+        return asyncio.run(asyncio.wait_for(
+            _fetch(url, private_setting, max_bytes, ssl_context), seconds))
+    except TimeoutError:
+        raise FetchTimedOut(f"after {seconds:g} s") from None
+    except aiohttp.ClientConnectorCertificateError:
+        raise CertificateRefused() from None
+    except aiohttp.ClientConnectorDNSError:
+        raise FetchFailed("the name does not resolve") from None
+    except (aiohttp.ClientError, OSError) as exc:
+        raise FetchFailed(type(exc).__name__) from None
+
+
+async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context):
+    check_literal_host(urlsplit(url).hostname, private_setting)  # names: the resolver
+    connector = aiohttp.TCPConnector(resolver=CheckedResolver(private_setting=private_setting),
+                                     ssl=ssl_context)
+    async with aiohttp.ClientSession(connector=connector, trust_env=False) as session:
+        async with session.get(url, allow_redirects=False) as response:
+            if 300 <= response.status < 400:
+                raise RedirectRefused(f"to {response.headers.get('Location', '?')[:200]}")
+            if (response.content_length or 0) > max_bytes:
+                raise ResponseTooLarge(f"{response.content_length} bytes declared")
+            body = bytearray()
+            async for chunk in response.content.iter_chunked(CHUNK_BYTES):
+                body += chunk
+                if len(body) > max_bytes:
+                    raise ResponseTooLarge(f"more than {max_bytes} bytes")
+            return response.status, bytes(body)
