@@ -397,6 +397,9 @@ IDENTITY_DID_WEB_TIMEOUT_SECONDS = env.positive_int("IDENTITY_DID_WEB_TIMEOUT_SE
                                                     default=10)
 IDENTITY_CHECK_INTERVAL_SECONDS = env.positive_int("IDENTITY_CHECK_INTERVAL_SECONDS",
                                                    default=6 * 3600)
+# A process reads the issuers again when they changed, asking at most this often
+# (issuers/directory.py): a lapse shows in every verdict within it.
+IDENTITY_MEMO_SECONDS = env.non_negative_int("IDENTITY_MEMO_SECONDS", default=2)
 VERIFY_REQUIRE_PROVEN_ISSUER = env.strict_bool("VERIFY_REQUIRE_PROVEN_ISSUER", default=False)
 
 # Celery: without a broker, tasks run in-process (the embedded default).
@@ -562,7 +565,7 @@ SPECTACULAR_SETTINGS = {
         "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
-        "VerifyReasonEnum": "verification.reasons.REASONS",
+        "VerifyReasonEnum": "verification.reasons.ANSWER_REASONS",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",

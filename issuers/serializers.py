@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from core.fields import AddressField
 from core.serializers import StrictModelSerializer
+from issuers import directory
 from issuers.models import Identity, IdentityCheck, Issuer, IssuerAddress, ProofMethod
 from registry.serializers import ChainRefField
 
@@ -115,6 +116,7 @@ class IssuerSerializer(StrictModelSerializer):
         addresses = validated_data.pop("addresses", [])
         issuer = Issuer.objects.create(**validated_data)
         _set_addresses(issuer, addresses)
+        directory.forget()
         return issuer
 
     @transaction.atomic
@@ -123,6 +125,7 @@ class IssuerSerializer(StrictModelSerializer):
         issuer = super().update(instance, validated_data)
         if addresses is not None:
             _set_addresses(issuer, addresses)
+        directory.forget()
         return issuer
 
 
@@ -144,14 +147,31 @@ class IdentityCheckSerializer(serializers.ModelSerializer):
                   "seen", "dnssec"]
 
 
-class VerdictIssuerSerializer(serializers.Serializer):
-    """The issuer a verdict names: the issuer of the attester that made the attestation."""
+_VERDICT_ISSUER_SCHEMA = {
+    "type": "object", "nullable": True, "required": ["name", "domain", "identity", "proofs"],
+    "properties": {
+        "name": {"type": "string", "description": "The issuer's display name (set by an "
+                 "administrator, not by the executor)."},
+        "domain": {"type": "string", "description": "The domain that proves it."},
+        "identity": {"type": "string", "enum": Identity.values, "description":
+                     "Whether the domain proves this attester address now: proven (a DNS TXT "
+                     "record or the did:web document of the domain names it), lapsed (it "
+                     "did, no longer), unproven (never did)."},
+        "proofs": _PROOFS_SCHEMA,
+    },
+    "description": "The issuer of the attester that made the attestation (an organisation an "
+    "administrator registered, with the domain that proves it), or null: none, or not "
+    "verified.",
+}
 
-    name = serializers.CharField()
-    domain = serializers.CharField()
-    identity = serializers.ChoiceField(
-        choices=Identity.choices,
-        help_text="Whether the domain proves this attester address now: proven (a DNS TXT "
-        "record or did:web document of the domain names it), lapsed (it did, no longer), "
-        "unproven (never did).")
-    proofs = ProofsField()
+
+@extend_schema_field(_VERDICT_ISSUER_SCHEMA)
+class VerdictIssuerField(serializers.Field):
+    """A verdict's `issuer` (issuers.directory.NamedIssuer), written as plain JSON."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        return {"name": value.name, "domain": value.domain, "identity": value.identity,
+                "proofs": wire_proofs(value.proofs)}

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import events
+from issuers import directory
 from issuers.claims import clip, judge, txt_claim
 from issuers.did_web import did_document, did_url
 from issuers.dns_txt import txt_records
@@ -90,6 +91,7 @@ def issuer_check(*, issuer_id: int) -> Issuer | None:
         issuer.save(update_fields=["identity", "checked_at", "updated_at"])
         if issuer.identity == Identity.LAPSED and before != Identity.LAPSED:
             _emit_lapsed(issuer, rows, checks, now)
+    directory.forget()
     return issuer
 
 

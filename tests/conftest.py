@@ -29,7 +29,7 @@ def _fast_passwords(settings):
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache (keys are cached for a minute), nothing
-    remembered by the process (keys, subscriptions, the indexer's chain clients), and every
+    remembered by the process (keys, subscriptions, issuers, the indexer's chain clients), and every
     breaker closed (a test's hung or closed server must not leave the next test without its
     cache or database)."""
     from django.core.cache import cache
@@ -38,6 +38,7 @@ def _empty_cache():
     from core import cache as cache_module
     from core import throttling
     from core.postgresql import base as postgresql
+    from issuers import directory
     from registry.models.api_keys import forget_recent
     from webhooks import routing
 
@@ -49,6 +50,7 @@ def _empty_cache():
         throttling._here.clear()
         forget_recent()
         routing.forget()  # subscriptions of an earlier test were rolled back
+        directory.forget()  # and its issuers
         forget_clients()  # chain clients over the endpoints of an earlier test
 
     start_over()

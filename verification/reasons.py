@@ -32,4 +32,8 @@ UNDECODABLE = "undecodable"
 REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, UNDECODABLE, NOT_TIMESTAMPED,
            EXPIRED, REVOKED, NOT_FINAL)
 RANK = {reason: rank for rank, reason in enumerate(REASONS)}
+# Not a rule of an attestation: under VERIFY_REQUIRE_PROVEN_ISSUER, the answer the rules chose
+# is by an attester whose issuer has not proven its identity (verification/issuer_naming.py).
+UNPROVEN_ISSUER = "unproven_issuer"
+ANSWER_REASONS = (*REASONS, UNPROVEN_ISSUER)  # what an answer's `reason` may be
 VALID = len(REASONS)  # the rank of an attestation that verifies

@@ -15,7 +15,7 @@ NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "ch
                 "confirmations": None, "blockHash": None, "logIndex": None,
                 "easAddress": None, "getAttestationCall": None, "offchain": None,
                 "timestampProven": None, "merkleRoot": None, "proof": None,
-                "reason": "not_found"}
+                "issuer": None, "reason": "not_found"}
 
 
 def not_verified(reason: str) -> dict:

@@ -242,7 +242,7 @@ def test_the_reason_is_documented_in_the_openapi_schema(anon):
     assert field["nullable"] is True and "precedence" in field["description"]
     refs = {option["$ref"].rsplit("/", 1)[1] for option in field["oneOf"]}
     assert refs == {"VerifyReasonEnum", "NullEnum"}
-    assert schema["components"]["schemas"]["VerifyReasonEnum"]["enum"] == list(reasons.REASONS)
+    assert schema["components"]["schemas"]["VerifyReasonEnum"]["enum"] == list(reasons.ANSWER_REASONS)
 
 
 def test_the_reason_sql_reads_the_document_hash_index(dataset):  # noqa: F811
