@@ -24,6 +24,7 @@ import asyncio
 import ipaddress
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -307,9 +308,15 @@ def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: f
     """GET `url` under the rules above (addresses judged under `private_setting`, no
     redirect, no environment proxy), the whole exchange within `seconds` and the answer cut
     at `max_bytes`: (status, body). Every failure is an RpcRefusal whose text is ours."""
-    try:
+    def fetch():
         return asyncio.run(asyncio.wait_for(
             _fetch(url, private_setting, max_bytes, ssl_context), seconds))
+
+    try:
+        if not _loop_running():
+            return fetch()
+        with ThreadPoolExecutor(1) as pool:  # a caller inside an event loop: a thread's own
+            return pool.submit(fetch).result()
     except TimeoutError:
         raise FetchTimedOut(f"after {seconds:g} s") from None
     except aiohttp.ClientConnectorCertificateError:
@@ -318,6 +325,14 @@ def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: f
         raise FetchFailed("the name does not resolve") from None
     except (aiohttp.ClientError, OSError) as exc:
         raise FetchFailed(type(exc).__name__) from None
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context):
