@@ -1,7 +1,8 @@
 """An issuer's did:web document: https://<domain>/.well-known/did.json.
 
 Fetched through the guarded client the RPC endpoints and webhooks use
-(registry/rpc_transport.py): public addresses only unless IDENTITY_ALLOW_PRIVATE, no
+(registry/rpc_transport.py), the host's name resolved by IDENTITY_DNS_RESOLVERS when set
+(else by the system): public addresses only unless IDENTITY_ALLOW_PRIVATE, no
 redirect followed (wherever it points), no environment proxy, at most
 IDENTITY_DID_WEB_MAX_BYTES read within IDENTITY_DID_WEB_TIMEOUT_SECONDS, the certificate
 checked against IDENTITY_HTTPS_CA_BUNDLE when set (else the system's authorities).
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from issuers.claims import Claim, caip10, clip
+from issuers.dns_txt import addresses
 from registry.rpc_transport import RpcRefusal, fetch_document
 
 PRIVATE_SETTING = "IDENTITY_ALLOW_PRIVATE"
@@ -40,7 +42,9 @@ def did_document(domain: str) -> DidDocument:
     try:
         status, body = fetch_document(
             url, private_setting=PRIVATE_SETTING, max_bytes=settings.IDENTITY_DID_WEB_MAX_BYTES,
-            seconds=settings.IDENTITY_DID_WEB_TIMEOUT_SECONDS, ssl_context=_ssl_context())
+            seconds=settings.IDENTITY_DID_WEB_TIMEOUT_SECONDS, ssl_context=_ssl_context(),
+            # The host's addresses from the resolvers the TXT records come from, when set.
+            lookup=addresses if settings.IDENTITY_DNS_RESOLVERS else None)
     except RpcRefusal as exc:
         return DidDocument([], "", f"{url}: {exc}")
     seen = clip(body.decode("utf-8", "replace"), 2000)

@@ -55,5 +55,18 @@ def txt_records(domain: str) -> TxtAnswer:
     return TxtAnswer(records, _ad(answer.response))
 
 
+def addresses(host: str) -> list[str]:
+    """The A and AAAA addresses of `host` from the same resolvers (for the did:web fetch,
+    when IDENTITY_DNS_RESOLVERS is set); [] when it has none or the lookup failed."""
+    found = []
+    resolver = _resolver()
+    for rdtype in (dns.rdatatype.A, dns.rdatatype.AAAA):
+        try:
+            found += [r.address for r in resolver.resolve(host, rdtype, search=False)]
+        except dns.exception.DNSException:
+            continue
+    return found
+
+
 def _ad(response) -> bool | None:
     return None if response is None else bool(response.flags & dns.flags.AD)

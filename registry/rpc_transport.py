@@ -248,15 +248,28 @@ class CheckedResolver(aiohttp.ThreadedResolver):
     """Resolves as usual, then refuses a name with any refused address: aiohttp connects
     only to the addresses its resolver gave. `private_setting`: as for check_address."""
 
-    def __init__(self, *args, private_setting: str = RPC, **kwargs):
+    def __init__(self, *args, private_setting: str = RPC, lookup=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.private_setting = private_setting
+        self.lookup = lookup  # host -> its IP addresses, instead of the system's resolver
 
     async def resolve(self, host, port=0, family=socket.AF_INET):
-        found = await super().resolve(host, port, family)
+        if self.lookup is None:
+            found = await super().resolve(host, port, family)
+        else:
+            found = await self._looked_up(host, port)
         for entry in found:
             check_address(entry["host"], self.private_setting)
         return found
+
+
+    async def _looked_up(self, host, port) -> list[dict]:
+        addresses = await asyncio.get_running_loop().run_in_executor(None, self.lookup, host)
+        if not addresses:
+            raise OSError(f"{host} does not resolve")
+        return [{"hostname": host, "host": address, "port": port,
+                 "family": socket.AF_INET6 if ":" in address else socket.AF_INET,
+                 "proto": 0, "flags": socket.AI_NUMERICHOST} for address in addresses]
 
 
 def check_literal_host(host: str | None, private_setting: str = RPC) -> None:
@@ -304,13 +317,14 @@ class CertificateRefused(RpcRefusal):
 
 
 def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: float,
-                   ssl_context) -> tuple[int, bytes]:
+                   ssl_context, lookup=None) -> tuple[int, bytes]:
     """GET `url` under the rules above (addresses judged under `private_setting`, no
     redirect, no environment proxy), the whole exchange within `seconds` and the answer cut
-    at `max_bytes`: (status, body). Every failure is an RpcRefusal whose text is ours."""
+    at `max_bytes`: (status, body). Every failure is an RpcRefusal whose text is ours.
+    `lookup`: host -> IP addresses, when names are not the system resolver's to answer."""
     def fetch():
         return asyncio.run(asyncio.wait_for(
-            _fetch(url, private_setting, max_bytes, ssl_context), seconds))
+            _fetch(url, private_setting, max_bytes, ssl_context, lookup), seconds))
 
     try:
         if not _loop_running():
@@ -323,6 +337,10 @@ def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: f
         raise CertificateRefused() from None
     except aiohttp.ClientConnectorDNSError:
         raise FetchFailed("the name does not resolve") from None
+    except aiohttp.ClientConnectorError as exc:
+        if "does not resolve" in str(exc.os_error):
+            raise FetchFailed("the name does not resolve") from None
+        raise FetchFailed(type(exc).__name__) from None
     except (aiohttp.ClientError, OSError) as exc:
         raise FetchFailed(type(exc).__name__) from None
 
@@ -335,10 +353,10 @@ def _loop_running() -> bool:
     return True
 
 
-async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context):
+async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context, lookup):
     check_literal_host(urlsplit(url).hostname, private_setting)  # names: the resolver
-    connector = aiohttp.TCPConnector(resolver=CheckedResolver(private_setting=private_setting),
-                                     ssl=ssl_context)
+    resolver = CheckedResolver(private_setting=private_setting, lookup=lookup)
+    connector = aiohttp.TCPConnector(resolver=resolver, ssl=ssl_context)
     async with aiohttp.ClientSession(connector=connector, trust_env=False) as session:
         async with session.get(url, allow_redirects=False) as response:
             if 300 <= response.status < 400:

@@ -68,11 +68,7 @@ class Identity:
 
     def txt(self, domain: str, *records: str) -> None:
         """Serve these TXT records on `domain` (none: the name exists, without TXT)."""
-        self.zone["records"][domain] = {"TXT": list(records)}
-        self._write()
-
-    def unknown(self, domain: str) -> None:
-        self.zone["records"].pop(domain, None)
+        self.zone["records"].setdefault(domain, {})["TXT"] = list(records)
         self._write()
 
     def slow(self, domain: str) -> None:
@@ -109,7 +105,10 @@ def identity(dns_server, https_server, settings):
     settings.IDENTITY_HTTPS_PORT = https_port
     settings.IDENTITY_HTTPS_CA_BUNDLE = str(ca)
     settings.IDENTITY_DID_WEB_TIMEOUT_SECONDS = 3
-    found = Identity(zone_path, root, {"records": {}, "slow": [], "ad": False})
+    # The HTTPS server's name, served by the DNS server too: the service resolves names with
+    # IDENTITY_DNS_RESOLVERS, and nothing leaves 127.0.0.1.
+    found = Identity(zone_path, root, {"records": {DID_WEB_DOMAIN: {"A": ["127.0.0.1"]}},
+                                       "slow": [], "ad": False})
     found._write()
     found.did_document(None)
     found.redirect(None)
