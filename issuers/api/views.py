@@ -25,7 +25,7 @@ class IssuerViewSet(AdminViewSet):
     def perform_update(self, serializer):
         queue_check(serializer.save().pk)
 
-    @extend_schema(request=None, responses=IssuerSerializer,
+    @extend_schema(operation_id="adminCheckIssuer", request=None, responses=IssuerSerializer,
                    summary="Check the issuer's proofs now (DNS TXT, did:web), and answer it.")
     @action(detail=True, methods=["post"])
     def check(self, request, pk=None):
@@ -33,7 +33,8 @@ class IssuerViewSet(AdminViewSet):
         return Response(IssuerSerializer(Issuer.objects.prefetch_related("addresses")
                                          .get(pk=issuer.pk)).data)
 
-    @extend_schema(responses=IdentityCheckSerializer(many=True),
+    @extend_schema(operation_id="adminListIssuerChecks",
+                   responses=IdentityCheckSerializer(many=True),
                    summary=f"The issuer's latest {RECENT_CHECKS} checks, newest first.")
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def checks(self, request, pk=None):
