@@ -565,7 +565,7 @@ SPECTACULAR_SETTINGS = {
         "ChainSourceEnum": "registry.models.chains.Chain.Source",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
-        "VerifyReasonEnum": "verification.reasons.ANSWER_REASONS",
+        "VerifyReasonEnum": "verification.rules.REASONS",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",

@@ -159,13 +159,12 @@ def verify_verdict(request, document_hash: str):
             names = _names(result.chain_id, result.attester, result.tx_hash)
         elif revocation is not None:
             names = _names(revocation.chain_id, revocation.attester)
-        issuer = result.issuer if result.verified or reason == "unproven_issuer" else None
+        issuer = result.issuer if result.verified else None
         response = render(request, "verification/verdict.html", _form_context(
             document_hash=normalised, result=result, reason=reason,
             reason_text=REASON_TEXT.get(reason, ""), revocation=revocation,
-            issuer=issuer and _issuer_view(issuer),
-            issuer_named=result.verified or reason == "unproven_issuer",
-            issuer_warning=_issuer_warning(issuer), **names))
+            issuer=issuer and _issuer_view(issuer), issuer_warning=_issuer_warning(issuer),
+            **names))
     response["Cache-Control"] = CACHE_VERDICT
     return response
 

@@ -9,7 +9,7 @@ from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 from issuers.serializers import VerdictIssuerField
-from verification.reasons import ANSWER_REASONS
+from verification.rules import REASONS
 
 MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
 
@@ -97,18 +97,18 @@ class VerifyResponseSerializer(serializers.Serializer):
         "sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md).")
     issuer = VerdictIssuerField()
     reason = serializers.ChoiceField(
-        choices=ANSWER_REASONS, allow_null=True,
+        choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
         "among the document's attestations (on `chainId` when given), in this precedence: "
         "`not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` "
         "> `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > "
-        "`untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof "
-        "leads to no root bound here) > `not_found` (no attestation of it). "
-        "`unproven_issuer` only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attestation "
-        "that passes every rule is by an attester whose issuer is not proven (`issuer` "
-        "names it, or is null when the attester has none). "
+        "`unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's "
+        "issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > "
+        "`invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` "
+        "(no attestation of it). "
         "Each attestation's own reason is its first failing rule: chain active, trusted "
-        "attester, data as its schema says, not revoked, not expired, final.",
+        "attester, proven issuer (when required), data as its schema says, not revoked, not "
+        "expired, final.",
     )
 
 

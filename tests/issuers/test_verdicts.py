@@ -4,12 +4,15 @@ proven by a real DNS server (tests/issuers/conftest.py); never the executor's ow
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from executors.models import Executor
+from tests.factories import TrustedAttesterFactory
 from tests.verification.conftest import EXECUTOR, attest_by_the_executor, indexed_chain
 
 pytestmark = pytest.mark.django_db
@@ -128,8 +131,32 @@ def test_a_deployment_may_require_a_proven_issuer(admin, api, proven, identity, 
     admin.post(f"/v1/admin/issuers/{proven['id']}/check")
     answer = verify(api)
     assert (answer["verified"], answer["reason"]) == (False, "unproven_issuer")
-    assert answer["attestationId"] is None and answer["issuer"]["identity"] == "lapsed"
+    assert answer["attestationId"] is None and answer["issuer"] is None
+    [batched] = api.post("/v1/verify/batch", {"documentHashes": [HASH]},
+                         format="json").json()["results"]
+    assert batched["reason"] == "unproven_issuer"
     assert "whose issuer has proven its identity" in page()
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = False  # `verified` keeps its meaning by default
+    assert verify(api)["verified"] is True
+
+
+def test_with_the_requirement_a_later_attestation_by_a_proven_issuer_answers(
+        admin, api, chain, identity, settings):
+    """The requirement is a rule: the earliest attestation (its attester has no issuer)
+    does not verify, the next one (a trusted attester proven by example.org) does."""
+    other = "0x" + "bb" * 20
+    TrustedAttesterFactory(chain=chain, address=other)
+    later = attest_by_the_executor(chain, document_hash=HASH, block_number=960, attester=other,
+                                   time=timezone.now() + timedelta(minutes=1))
+    identity.txt("example.org", f"eas-attester=eip155:31337:{other}")
+    issuer = admin.post("/v1/admin/issuers", {
+        "name": "Example Org", "domain": "example.org",
+        "addresses": [{"chainId": 31337, "address": other}]}, format="json").json()
+    admin.post(f"/v1/admin/issuers/{issuer['id']}/check")
+    assert verify(api)["attester"] == EXECUTOR  # the earliest, whoever issued it
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = True
+    answer = verify(api)
+    assert answer["attestationId"] == later.uid and answer["issuer"]["name"] == "Example Org"
 
 
 def test_the_command_prints_the_issuer(proven, capsys):
