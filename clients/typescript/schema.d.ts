@@ -2825,18 +2825,18 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). `unproven_issuer` only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attestation that passes every rule is by an attester whose issuer is not proven (`issuer` names it, or is null when the attester has none). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `unproven_issuer` - unproven_issuer
              *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
              *     * `not_final` - not_final
-             *     * `unproven_issuer` - unproven_issuer
              */
             reason: (string & (components["schemas"]["VerifyReasonEnum"] | components["schemas"]["NullEnum"])) | null;
         };
@@ -2845,15 +2845,15 @@ export interface components {
          *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `unproven_issuer` - unproven_issuer
          *     * `undecodable` - undecodable
          *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
          *     * `revoked` - revoked
          *     * `not_final` - not_final
-         *     * `unproven_issuer` - unproven_issuer
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final" | "unproven_issuer";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "unproven_issuer" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2956,18 +2956,18 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). `unproven_issuer` only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attestation that passes every rule is by an attester whose issuer is not proven (`issuer` names it, or is null when the attester has none). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `unproven_issuer` - unproven_issuer
              *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
              *     * `revoked` - revoked
              *     * `not_final` - not_final
-             *     * `unproven_issuer` - unproven_issuer
              */
             reason: (string & (components["schemas"]["VerifyReasonEnum"] | components["schemas"]["NullEnum"])) | null;
         };

@@ -59,22 +59,22 @@ class VerifyResponse:
             reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
                 the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
                 the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
-                its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no
-                root bound here) > `not_found` (no attestation of it). `unproven_issuer` only where VERIFY_REQUIRE_PROVEN_ISSUER
-                is set: the attestation that passes every rule is by an attester whose issuer is not proven (`issuer` names it,
-                or is null when the attester has none). Each attestation's own reason is its first failing rule: chain active,
-                trusted attester, data as its schema says, not revoked, not expired, final.
+                its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has
+                not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads
+                to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing
+                rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not
+                expired, final.
 
                 * `not_found` - not_found
                 * `invalid_proof` - invalid_proof
                 * `chain_inactive` - chain_inactive
                 * `untrusted_attester` - untrusted_attester
+                * `unproven_issuer` - unproven_issuer
                 * `undecodable` - undecodable
                 * `not_timestamped` - not_timestamped
                 * `expired` - expired
                 * `revoked` - revoked
                 * `not_final` - not_final
-                * `unproven_issuer` - unproven_issuer
     """
 
     verified: bool
