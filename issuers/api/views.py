@@ -1,3 +1,4 @@
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -30,8 +31,9 @@ class IssuerViewSet(AdminViewSet):
     @action(detail=True, methods=["post"])
     def check(self, request, pk=None):
         issuer = issuer_check(issuer_id=self.get_object().pk)  # the network: no transaction
-        return Response(IssuerSerializer(Issuer.objects.prefetch_related("addresses")
-                                         .get(pk=issuer.pk)).data)
+        if issuer is None:
+            raise Http404  # deleted meanwhile
+        return Response(IssuerSerializer(self.get_queryset().get(pk=issuer.pk)).data)
 
     @extend_schema(operation_id="adminListIssuerChecks",
                    responses=IdentityCheckSerializer(many=True),
