@@ -255,9 +255,6 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 API_KEY_PEPPER = env.str("API_KEY_PEPPER", default="")
 ADMIN_API_KEY = env.api_key("ADMIN_API_KEY")
 API_KEY = env.api_key("API_KEY")
-# A process that authenticated a key takes its word for it this long, without a cache read;
-# a key revoked elsewhere stops working here within this time (0: ask every time).
-API_KEY_MEMO_SECONDS = env.non_negative_int("API_KEY_MEMO_SECONDS", default=2)
 
 # Executors (SPEC section 4).
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)

@@ -28,8 +28,9 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute), nothing
-    remembered by the process (keys, subscriptions, issuers, the indexer's chain clients), and every
+    """Each test starts with an empty cache (API keys are cached there for a minute:
+    registry/key_cache.py), nothing remembered by the process (subscriptions, issuers, the
+    indexer's chain clients), and every
     breaker closed (a test's hung or closed server must not leave the next test without its
     cache or database)."""
     from django.core.cache import cache
@@ -39,7 +40,6 @@ def _empty_cache():
     from core import throttling
     from core.postgresql import base as postgresql
     from issuers import directory
-    from registry.models.api_keys import forget_recent
     from webhooks import routing
 
     def start_over():
@@ -48,7 +48,6 @@ def _empty_cache():
             breaker.close()
         cache.clear()
         throttling._here.clear()
-        forget_recent()
         routing.forget()  # subscriptions of an earlier test were rolled back
         directory.forget()  # and its issuers
         forget_clients()  # chain clients over the endpoints of an earlier test

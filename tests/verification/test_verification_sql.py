@@ -187,3 +187,16 @@ def test_the_sql_uses_the_document_hash_index_in_its_order(dataset):
     assert "attestation_document_idx" in plan, plan
     assert "hashed SubPlan" not in plan, plan
     assert "Sort" not in plan and "ORDER BY" not in plan, plan
+
+
+def test_every_statement_is_built_from_every_rule():
+    from verification import sql
+
+    on_chain = [sql.VERIFICATION_SQL, sql.MISS_SQL, sql.MERKLE_ROOT_SQL, sql.RANKED_SQL,
+                *sql.BATCH_SQL.values()]
+    for rule in rules.RULES:
+        for statement in on_chain:
+            assert rule.fails is None or rule.fails in statement, (rule.reason, statement)
+        for statement in sql.OFFCHAIN_SQL.values():
+            assert rule.offchain is None or rule.offchain in statement, rule.reason
+    assert rules.TRUSTED in sql.OFFCHAIN_SQL["postgresql"]  # one trust rule for both kinds
