@@ -45,6 +45,9 @@ AUDITED = {
         "mask_fields": ["url"],
     },
     "webhooks.Watch": {},
+    # Issuers: what administrators decide (the checks are kept as IdentityCheck rows).
+    "issuers.Issuer": {"include_fields": ["name", "domain"]},
+    "issuers.IssuerAddress": {"include_fields": ["issuer", "chain", "address"]},
 }
 
 

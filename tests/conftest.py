@@ -29,8 +29,8 @@ def _fast_passwords(settings):
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache (API keys are cached there for a minute:
-    registry/key_cache.py), nothing remembered by the process (subscriptions, the indexer's
-    chain clients), and every
+    registry/key_cache.py), nothing remembered by the process (subscriptions, issuers, the
+    indexer's chain clients), and every
     breaker closed (a test's hung or closed server must not leave the next test without its
     cache or database)."""
     from django.core.cache import cache
@@ -39,6 +39,7 @@ def _empty_cache():
     from core import cache as cache_module
     from core import throttling
     from core.postgresql import base as postgresql
+    from issuers import directory
     from webhooks import routing
 
     def start_over():
@@ -48,6 +49,7 @@ def _empty_cache():
         cache.clear()
         throttling._here.clear()
         routing.forget()  # subscriptions of an earlier test were rolled back
+        directory.forget()  # and its issuers
         forget_clients()  # chain clients over the endpoints of an earlier test
 
     start_over()

@@ -104,7 +104,7 @@ def test_every_routed_endpoint_has_a_row():
                 yield pattern.callback
 
     apps = {"registry", "executors", "attestations", "verification", "bindings", "webhooks",
-            "ops", "trpc", "issuance", "config"}
+            "ops", "trpc", "issuance", "config", "issuers"}
     ours = {path for path in map(_module_file, walk(get_resolver().url_patterns))
             if path.relative_to(ROOT).parts[0] in apps}
     assert ours - views == set()

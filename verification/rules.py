@@ -18,6 +18,8 @@ predicate is never NULL: the hot statement keeps a row by `NOT (predicate)`.
 
 from typing import Any, NamedTuple
 
+from django.conf import settings
+
 # The reasons, least telling first. Three are no rule of an attestation: `not_found` (no
 # attestation), `invalid_proof` (a Merkle proof given with the document leads from it to no
 # attested root the service knows: another document's, another batch's, a forgery), and
@@ -26,13 +28,14 @@ NOT_FOUND = "not_found"
 INVALID_PROOF = "invalid_proof"
 CHAIN_INACTIVE = "chain_inactive"
 UNTRUSTED_ATTESTER = "untrusted_attester"
+UNPROVEN_ISSUER = "unproven_issuer"
 UNDECODABLE = "undecodable"
 NOT_TIMESTAMPED = "not_timestamped"
 EXPIRED = "expired"
 REVOKED = "revoked"
 NOT_FINAL = "not_final"
-REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, UNDECODABLE,
-           NOT_TIMESTAMPED, EXPIRED, REVOKED, NOT_FINAL)
+REASONS = (NOT_FOUND, INVALID_PROOF, CHAIN_INACTIVE, UNTRUSTED_ATTESTER, UNPROVEN_ISSUER,
+           UNDECODABLE, NOT_TIMESTAMPED, EXPIRED, REVOKED, NOT_FINAL)
 RANK = {reason: rank for rank, reason in enumerate(REASONS)}
 VALID = len(REASONS)  # the rank of an attestation that verifies
 
@@ -60,6 +63,12 @@ TRUSTED = """COALESCE(
         (SELECT TRUE FROM executors_trustedattester t
          WHERE t.chain_id = a.chain_id AND t.address = a.attester LIMIT 1),
         FALSE)"""
+
+# The attester's issuer (issuers/) is proven: its domain names this address on this chain
+# (a DNS TXT record or its did:web document, at the latest check). A probe of the unique
+# index of issuer addresses.
+PROVEN_ISSUER = """EXISTS (SELECT 1 FROM issuers_issueraddress ia
+         WHERE ia.chain_id = a.chain_id AND ia.address = a.attester AND ia.identity = 'proven')"""
 
 # An offchain attestation's uid timestamped on its EAS contract (Timestamped, as indexed),
 # and that timestamp final: the chain proves its time (`_STAMP` + a condition).
@@ -89,6 +98,8 @@ def rule(reason: str, fails: str | None, *, offchain: Any = ..., live: bool = Fa
 RULES = (
     rule(CHAIN_INACTIVE, "c.status <> 'active'"),
     rule(UNTRUSTED_ATTESTER, f"NOT {TRUSTED}"),
+    # Only where VERIFY_REQUIRE_PROVEN_ISSUER is set (a parameter: false, it costs nothing).
+    rule(UNPROVEN_ISSUER, f"%(require_proven_issuer)s AND NOT {PROVEN_ISSUER}"),
     # Its data is not laid out as its schema says (attestations.indexer.store.decode_data):
     # the EAS SDK could not decode it, so it binds nothing.
     rule(UNDECODABLE, "a.undecodable"),
@@ -108,7 +119,7 @@ RULES = (
 
 def parameters() -> dict:
     """What the rules' predicates take besides `now` (a setting, say)."""
-    return {}
+    return {"require_proven_issuer": settings.VERIFY_REQUIRE_PROVEN_ISSUER}
 
 
 class Row(NamedTuple):

@@ -28,6 +28,7 @@ from eas_primitives.merkle import root_of
 from registry.chain_client import NoEndpointAvailable, endpoint_clients, record_failure
 from registry.models import Chain
 from verification import rules
+from verification.issuer_naming import naming_issuers
 from verification.replica_check import checked_on_primary, each_checked_on_primary
 from verification.rules import RANK, REASONS, VALID, Row
 from verification.sql import (
@@ -69,6 +70,9 @@ class Verification:
     # attestation is the root's, and `proof` leads from the document's leaf to it.
     merkle_root: str | None = None
     proof: list[str] | None = None
+    # The issuer of the attester (issuers/), named after the rules chose the answer
+    # (verification/issuer_naming.py).
+    issuer: object | None = None
 
     @property
     def get_attestation_call(self) -> dict | None:
@@ -134,6 +138,7 @@ def revocation_of(document_hash: str, *, chain_id: int | None = None,
     return Revocation(row.uid, row.chain_id, row.attester, revoked_at, offchain=True)
 
 
+@naming_issuers
 @checked_on_primary  # a replica's young `true`, asked again of the primary
 def verify_document(document_hash: str, *, chain_id: int | None = None, live: bool = False,
                     now: datetime | None = None, proof: list[str] | None = None,
@@ -184,6 +189,7 @@ def _answer_off_chain(offchain: Row | None, on_chain_rank: int, **fields) -> Ver
     return not_verified(rank, **fields)
 
 
+@naming_issuers
 @each_checked_on_primary
 def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
                      now: datetime | None = None) -> list[Verification]:

@@ -15,7 +15,7 @@ NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "ch
                 "confirmations": None, "blockHash": None, "logIndex": None,
                 "easAddress": None, "getAttestationCall": None, "offchain": None,
                 "timestampProven": None, "merkleRoot": None, "proof": None,
-                "reason": "not_found"}
+                "issuer": None, "reason": "not_found"}
 
 
 def not_verified(reason: str) -> dict:
@@ -51,6 +51,9 @@ def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
     planner would over millions."""
     from django.db import connection
 
+    from verification import rules
+
+    params = {**rules.parameters(), **params}  # what the rules' predicates take (settings)
     with connection.cursor() as cursor:
         for table in ("attestations_attestation", "attestations_merklebatch",
                       "attestations_merkleleaf"):

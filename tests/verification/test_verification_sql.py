@@ -3,13 +3,20 @@ dataset where each rule decides some document: the hot statement finds a valid r
 where the rules say, and the reason's statement ranks each document by its first failing
 rule. Runs on PostgreSQL and on SQLite (scripts/test.sh)."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from issuers.models import Issuer, IssuerAddress
 from tests.factories import ExecutorFactory, TrustedAttesterFactory
-from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
+from tests.verification.conftest import (
+    EXECUTOR,
+    attest_by_the_executor,
+    indexed_chain,
+    query_plan,
+)
 from verification import rules
 from verification.sql import VERIFICATION_SQL, earliest_valid, most_telling
 
@@ -52,11 +59,15 @@ REASONS = {
     "never attested": rules.NOT_FOUND,
 }
 EXPECTED = {name: reason is None for name, reason in REASONS.items()}
-# The same later (one expiry passed) and before everything (none has expired yet).
+# The same later (one expiry passed) and before everything (none has expired yet), and now
+# where a proven issuer is required (VERIFY_REQUIRE_PROVEN_ISSUER): the executor's issuer is
+# proven on every chain, the listed attester has none, the deregistered executor's lapsed.
 AT = {"now": (NOW, REASONS),
       "later": (NOW + timedelta(hours=2), {**REASONS, "expires later": rules.EXPIRED}),
       "before-everything": (NOW - timedelta(days=3),
-                            {**REASONS, "expired": None, "expires at now": None})}
+                            {**REASONS, "expired": None, "expires at now": None}),
+      "proven issuer required": (NOW, {**REASONS, "listed attester": rules.UNPROVEN_ISSUER,
+                                       "deregistered executor": rules.UNPROVEN_ISSUER})}
 # Where each document's attestations are, when not on the main chain only.
 HOME = {"head unknown, none needed": 777, "past the head, none needed": 778,
         "inactive chain": 5, "earliest wins": None, "never attested": None}
@@ -75,6 +86,15 @@ def dataset():
     ExecutorFactory(chain=main, address=DEREGISTERED, status="deregistered")
     TrustedAttesterFactory(chain=main, address=LISTED)
     ExecutorFactory(chain=other, address=ELSEWHERE)
+    # Issuers (for the proven-issuer rule): the executor's proven wherever it attests, the
+    # deregistered executor's lapsed.
+    proven = Issuer.objects.create(name="Proven", domain="proven.example")
+    for chain in (main, other, unindexed, eager, inactive):
+        IssuerAddress.objects.create(issuer=proven, chain=chain, address=EXECUTOR,
+                                     identity="proven")
+    lapsed = Issuer.objects.create(name="Lapsed", domain="lapsed.example", identity="lapsed")
+    IssuerAddress.objects.create(issuer=lapsed, chain=main, address=DEREGISTERED,
+                                 identity="lapsed")
 
     def attest(name, chain=main, **fields):
         fields = {"time": NOW - timedelta(days=1), **fields}
@@ -115,8 +135,9 @@ def rank_of(reason):
 
 
 @pytest.mark.parametrize("at", list(AT))
-def test_the_sql_answers_each_document_as_the_rules_say(dataset, at):
+def test_the_sql_answers_each_document_as_the_rules_say(dataset, at, settings):
     now, reasons = AT[at]
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = at == "proven issuer required"
     for name, reason in reasons.items():
         row = earliest_valid(document(name), chain_id=None, now=now)
         assert (row is not None) is (reason is None), name
@@ -134,7 +155,7 @@ def test_the_sql_answers_each_document_as_the_rules_say(dataset, at):
                 assert narrowed == (row if chain_id == home else None), (name, chain_id)
             elif narrowed is not None:
                 assert narrowed.chain_id == chain_id, (name, chain_id)
-    assert {rank_of(reason) for reason in REASONS.values()} >= {
+    assert {rank_of(reason) for _, each in AT.values() for reason in each.values()} >= {
         rules.VALID, *(rule.rank for rule in rules.RULES if rule.fails is not None)}
 
 
@@ -148,6 +169,16 @@ def test_the_earliest_valid_row_answers_and_ties_break_by_chain_block_log(datase
     assert (earliest[31337].time, earliest[31337].block_number,
             earliest[31337].log_index) == (t, 900, 6)
     assert earliest[778].time == t + timedelta(seconds=1)
+
+
+def test_requiring_a_proven_issuer_probes_the_issuers_unique_index(dataset, settings):
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = True
+    params = {"document_hash": document("valid"), "chain_id": None, "now": NOW}
+    plan = query_plan(VERIFICATION_SQL, params)
+    # The unique index of (chain, address): PostgreSQL names it, SQLite its own autoindex.
+    assert "attestation_document_idx" in plan, plan
+    assert re.search(r"unique_issuer_address|autoindex_issuers_issueraddress", plan), plan
+    assert "hashed SubPlan" not in plan and "Sort" not in plan, plan
 
 
 def test_the_sql_uses_the_document_hash_index_in_its_order(dataset):

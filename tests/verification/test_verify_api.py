@@ -77,7 +77,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "getAttestationCall": get_attestation_call(attestation.deployment.address,
                                                    attestation.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "reason": None,
+        "issuer": None, "reason": None,
     }
 
 

@@ -142,7 +142,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_its_uid_time_and_
         "easAddress": site.node.deployment.eas.lower(),
         "getAttestationCall": get_attestation_call(site.node.deployment.eas.lower(), bound.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "reason": None,
+        "issuer": None, "reason": None,
     }
 
 

@@ -143,8 +143,8 @@ def test_an_inactive_chains_attestation_tells_less_than_an_untrusted_one(
 
 def test_the_order_of_reasons_is_the_documented_precedence():
     assert reasons.REASONS == ("not_found", "invalid_proof", "chain_inactive", "untrusted_attester",
-                               "undecodable", "not_timestamped", "expired", "revoked",
-                               "not_final")
+                               "unproven_issuer", "undecodable", "not_timestamped", "expired",
+                               "revoked", "not_final")
 
 
 # --- chainId ---------------------------------------------------------------------------------

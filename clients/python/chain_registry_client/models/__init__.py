@@ -11,6 +11,8 @@ from .admin_list_deployments_kind_item import AdminListDeploymentsKindItem
 from .admin_list_deployments_ordering_item import AdminListDeploymentsOrderingItem
 from .admin_list_executors_ordering_item import AdminListExecutorsOrderingItem
 from .admin_list_executors_status_item import AdminListExecutorsStatusItem
+from .admin_list_issuers_identity_item import AdminListIssuersIdentityItem
+from .admin_list_issuers_ordering_item import AdminListIssuersOrderingItem
 from .admin_list_provider_health_reports_ordering_item import AdminListProviderHealthReportsOrderingItem
 from .admin_list_provider_health_reports_status_item import AdminListProviderHealthReportsStatusItem
 from .admin_list_rpc_endpoints_ordering_item import AdminListRpcEndpointsOrderingItem
@@ -59,10 +61,18 @@ from .get_readiness_response_503_checks_additional_property import GetReadinessR
 from .heartbeat_request import HeartbeatRequest
 from .heartbeat_response import HeartbeatResponse
 from .heartbeat_status_enum import HeartbeatStatusEnum
+from .identity_check import IdentityCheck
+from .identity_enum import IdentityEnum
 from .interface import Interface
 from .interface_errors_item import InterfaceErrorsItem
 from .interface_events_item import InterfaceEventsItem
 from .interface_functions_item import InterfaceFunctionsItem
+from .issuer import Issuer
+from .issuer_address import IssuerAddress
+from .issuer_address_proofs_item import IssuerAddressProofsItem
+from .issuer_address_proofs_item_method import IssuerAddressProofsItemMethod
+from .issuer_address_request import IssuerAddressRequest
+from .issuer_request import IssuerRequest
 from .job import Job
 from .job_batch import JobBatch
 from .job_claim_request import JobClaimRequest
@@ -87,6 +97,7 @@ from .list_chains_ordering_item import ListChainsOrderingItem
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_state import ListDeliveriesState
 from .list_workflows_state_item import ListWorkflowsStateItem
+from .method_enum import MethodEnum
 from .monitoring import Monitoring
 from .monitoring_request import MonitoringRequest
 from .native_currency import NativeCurrency
@@ -107,6 +118,7 @@ from .paginated_contract_version_list import PaginatedContractVersionList
 from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_deployment_list import PaginatedDeploymentList
 from .paginated_executor_list import PaginatedExecutorList
+from .paginated_issuer_list import PaginatedIssuerList
 from .paginated_offchain_attestation_list import PaginatedOffchainAttestationList
 from .paginated_offchain_revocation_list import PaginatedOffchainRevocationList
 from .paginated_provider_health_list import PaginatedProviderHealthList
@@ -126,6 +138,7 @@ from .patched_contract_name_request import PatchedContractNameRequest
 from .patched_contract_version_request import PatchedContractVersionRequest
 from .patched_deployment_request import PatchedDeploymentRequest
 from .patched_executor_trust_request import PatchedExecutorTrustRequest
+from .patched_issuer_request import PatchedIssuerRequest
 from .patched_rpc_endpoint_request import PatchedRpcEndpointRequest
 from .patched_subscription_request import PatchedSubscriptionRequest
 from .patched_trusted_attester_request import PatchedTrustedAttesterRequest
@@ -178,10 +191,18 @@ from .verify_batch_request import VerifyBatchRequest
 from .verify_batch_response import VerifyBatchResponse
 from .verify_batch_result import VerifyBatchResult
 from .verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+from .verify_batch_result_issuer_type_0 import VerifyBatchResultIssuerType0
+from .verify_batch_result_issuer_type_0_identity import VerifyBatchResultIssuerType0Identity
+from .verify_batch_result_issuer_type_0_proofs_item import VerifyBatchResultIssuerType0ProofsItem
+from .verify_batch_result_issuer_type_0_proofs_item_method import VerifyBatchResultIssuerType0ProofsItemMethod
 from .verify_reason_enum import VerifyReasonEnum
 from .verify_request import VerifyRequest
 from .verify_response import VerifyResponse
 from .verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
+from .verify_response_issuer_type_0 import VerifyResponseIssuerType0
+from .verify_response_issuer_type_0_identity import VerifyResponseIssuerType0Identity
+from .verify_response_issuer_type_0_proofs_item import VerifyResponseIssuerType0ProofsItem
+from .verify_response_issuer_type_0_proofs_item_method import VerifyResponseIssuerType0ProofsItemMethod
 from .watch import Watch
 from .watch_request import WatchRequest
 from .webhook_event_type_enum import WebhookEventTypeEnum
@@ -207,6 +228,8 @@ __all__ = (
     "AdminListDeploymentsOrderingItem",
     "AdminListExecutorsOrderingItem",
     "AdminListExecutorsStatusItem",
+    "AdminListIssuersIdentityItem",
+    "AdminListIssuersOrderingItem",
     "AdminListProviderHealthReportsOrderingItem",
     "AdminListProviderHealthReportsStatusItem",
     "AdminListRpcEndpointsOrderingItem",
@@ -255,10 +278,18 @@ __all__ = (
     "HeartbeatRequest",
     "HeartbeatResponse",
     "HeartbeatStatusEnum",
+    "IdentityCheck",
+    "IdentityEnum",
     "Interface",
     "InterfaceErrorsItem",
     "InterfaceEventsItem",
     "InterfaceFunctionsItem",
+    "Issuer",
+    "IssuerAddress",
+    "IssuerAddressProofsItem",
+    "IssuerAddressProofsItemMethod",
+    "IssuerAddressRequest",
+    "IssuerRequest",
     "Job",
     "JobBatch",
     "JobClaimRequest",
@@ -283,6 +314,7 @@ __all__ = (
     "ListDeliveriesEventType",
     "ListDeliveriesState",
     "ListWorkflowsStateItem",
+    "MethodEnum",
     "Monitoring",
     "MonitoringRequest",
     "NativeCurrency",
@@ -303,6 +335,7 @@ __all__ = (
     "PaginatedDeliveryList",
     "PaginatedDeploymentList",
     "PaginatedExecutorList",
+    "PaginatedIssuerList",
     "PaginatedOffchainAttestationList",
     "PaginatedOffchainRevocationList",
     "PaginatedProviderHealthList",
@@ -322,6 +355,7 @@ __all__ = (
     "PatchedContractVersionRequest",
     "PatchedDeploymentRequest",
     "PatchedExecutorTrustRequest",
+    "PatchedIssuerRequest",
     "PatchedRpcEndpointRequest",
     "PatchedSubscriptionRequest",
     "PatchedTrustedAttesterRequest",
@@ -374,10 +408,18 @@ __all__ = (
     "VerifyBatchResponse",
     "VerifyBatchResult",
     "VerifyBatchResultGetAttestationCallType0",
+    "VerifyBatchResultIssuerType0",
+    "VerifyBatchResultIssuerType0Identity",
+    "VerifyBatchResultIssuerType0ProofsItem",
+    "VerifyBatchResultIssuerType0ProofsItemMethod",
     "VerifyReasonEnum",
     "VerifyRequest",
     "VerifyResponse",
     "VerifyResponseGetAttestationCallType0",
+    "VerifyResponseIssuerType0",
+    "VerifyResponseIssuerType0Identity",
+    "VerifyResponseIssuerType0ProofsItem",
+    "VerifyResponseIssuerType0ProofsItemMethod",
     "Watch",
     "WatchRequest",
     "WebhookEventTypeEnum",

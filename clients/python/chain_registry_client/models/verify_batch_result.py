@@ -12,6 +12,7 @@ from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_en
 
 if TYPE_CHECKING:
     from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+    from ..models.verify_batch_result_issuer_type_0 import VerifyBatchResultIssuerType0
 
 
 T = TypeVar("T", bound="VerifyBatchResult")
@@ -53,17 +54,22 @@ class VerifyBatchResult:
         proof (list[str] | None): With `merkleRoot`: the siblings from the document's leaf
             (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's
             MerkleProof.verify takes them (docs/verify-yourself.md).
+        issuer (None | VerifyBatchResultIssuerType0): The issuer of the attester that made the attestation (an
+            organisation an administrator registered, with the domain that proves it), or null: none, or not verified.
         reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
             the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
             the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
-            its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no
-            root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule:
-            chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+            its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has
+            not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads
+            to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing
+            rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not
+            expired, final.
 
             * `not_found` - not_found
             * `invalid_proof` - invalid_proof
             * `chain_inactive` - chain_inactive
             * `untrusted_attester` - untrusted_attester
+            * `unproven_issuer` - unproven_issuer
             * `undecodable` - undecodable
             * `not_timestamped` - not_timestamped
             * `expired` - expired
@@ -89,11 +95,13 @@ class VerifyBatchResult:
     timestamp_proven: bool | None
     merkle_root: None | str
     proof: list[str] | None
+    issuer: None | VerifyBatchResultIssuerType0
     reason: None | VerifyReasonEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+        from ..models.verify_batch_result_issuer_type_0 import VerifyBatchResultIssuerType0
 
         document_hash = self.document_hash
 
@@ -157,6 +165,12 @@ class VerifyBatchResult:
         else:
             proof = self.proof
 
+        issuer: dict[str, Any] | None
+        if isinstance(self.issuer, VerifyBatchResultIssuerType0):
+            issuer = self.issuer.to_dict()
+        else:
+            issuer = self.issuer
+
         reason: None | str
         if isinstance(self.reason, str):
             reason = self.reason
@@ -185,6 +199,7 @@ class VerifyBatchResult:
                 "timestampProven": timestamp_proven,
                 "merkleRoot": merkle_root,
                 "proof": proof,
+                "issuer": issuer,
                 "reason": reason,
             }
         )
@@ -194,6 +209,7 @@ class VerifyBatchResult:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
+        from ..models.verify_batch_result_issuer_type_0 import VerifyBatchResultIssuerType0
 
         d = dict(src_dict)
         document_hash = d.pop("documentHash")
@@ -336,6 +352,21 @@ class VerifyBatchResult:
 
         proof = _parse_proof(d.pop("proof"))
 
+        def _parse_issuer(data: object) -> None | VerifyBatchResultIssuerType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                issuer_type_0 = VerifyBatchResultIssuerType0.from_dict(data)
+
+                return issuer_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyBatchResultIssuerType0, data)
+
+        issuer = _parse_issuer(d.pop("issuer"))
+
         def _parse_reason(data: object) -> None | VerifyReasonEnum:
             if data is None:
                 return data
@@ -370,6 +401,7 @@ class VerifyBatchResult:
             timestamp_proven=timestamp_proven,
             merkle_root=merkle_root,
             proof=proof,
+            issuer=issuer,
             reason=reason,
         )
 

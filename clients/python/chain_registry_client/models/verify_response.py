@@ -12,6 +12,7 @@ from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_en
 
 if TYPE_CHECKING:
     from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
+    from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
 
 T = TypeVar("T", bound="VerifyResponse")
@@ -53,17 +54,22 @@ class VerifyResponse:
             proof (list[str] | None): With `merkleRoot`: the siblings from the document's leaf
                 (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's
                 MerkleProof.verify takes them (docs/verify-yourself.md).
+            issuer (None | VerifyResponseIssuerType0): The issuer of the attester that made the attestation (an organisation
+                an administrator registered, with the domain that proves it), or null: none, or not verified.
             reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
                 the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
                 the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
-                its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no
-                root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule:
-                chain active, trusted attester, data as its schema says, not revoked, not expired, final.
+                its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has
+                not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads
+                to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing
+                rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not
+                expired, final.
 
                 * `not_found` - not_found
                 * `invalid_proof` - invalid_proof
                 * `chain_inactive` - chain_inactive
                 * `untrusted_attester` - untrusted_attester
+                * `unproven_issuer` - unproven_issuer
                 * `undecodable` - undecodable
                 * `not_timestamped` - not_timestamped
                 * `expired` - expired
@@ -88,11 +94,13 @@ class VerifyResponse:
     timestamp_proven: bool | None
     merkle_root: None | str
     proof: list[str] | None
+    issuer: None | VerifyResponseIssuerType0
     reason: None | VerifyReasonEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
+        from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
         verified = self.verified
 
@@ -154,6 +162,12 @@ class VerifyResponse:
         else:
             proof = self.proof
 
+        issuer: dict[str, Any] | None
+        if isinstance(self.issuer, VerifyResponseIssuerType0):
+            issuer = self.issuer.to_dict()
+        else:
+            issuer = self.issuer
+
         reason: None | str
         if isinstance(self.reason, str):
             reason = self.reason
@@ -181,6 +195,7 @@ class VerifyResponse:
                 "timestampProven": timestamp_proven,
                 "merkleRoot": merkle_root,
                 "proof": proof,
+                "issuer": issuer,
                 "reason": reason,
             }
         )
@@ -190,6 +205,7 @@ class VerifyResponse:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
+        from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
         d = dict(src_dict)
         verified = d.pop("verified")
@@ -330,6 +346,21 @@ class VerifyResponse:
 
         proof = _parse_proof(d.pop("proof"))
 
+        def _parse_issuer(data: object) -> None | VerifyResponseIssuerType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                issuer_type_0 = VerifyResponseIssuerType0.from_dict(data)
+
+                return issuer_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyResponseIssuerType0, data)
+
+        issuer = _parse_issuer(d.pop("issuer"))
+
         def _parse_reason(data: object) -> None | VerifyReasonEnum:
             if data is None:
                 return data
@@ -363,6 +394,7 @@ class VerifyResponse:
             timestamp_proven=timestamp_proven,
             merkle_root=merkle_root,
             proof=proof,
+            issuer=issuer,
             reason=reason,
         )
 
