@@ -27,6 +27,9 @@ import uuid
 from datetime import timedelta
 
 import harness
+from eth_account import Account
+from eth_account.messages import encode_defunct
+from eth_utils import keccak
 from harness import (
     bench_env,
     ensure_database,
@@ -93,7 +96,16 @@ def register_executors(port: int, key: str, count: int) -> list[str]:
     headers = {"X-API-Key": key, "Content-Type": "application/json"}
     ids = []
     for n in range(count):
-        body = json.dumps({"address": "0x" + f"{0xBE000000 + n:040x}", "name": f"bench-{n}"})
+        # Each registration proves its address: the challenge, signed by a key of its own.
+        account = Account.from_key(keccak(text=f"bench heartbeat executor {n}"))
+        status, payload = request(port, "POST", f"/v1/chain-registry/{HEARTBEAT_CHAIN}/challenge",
+                                  headers, json.dumps({"address": account.address}).encode())
+        if status != 200:
+            raise RuntimeError(f"challenge answered {status}: {payload[:300]!r}")
+        message = json.loads(payload)["message"]
+        signature = bytes(account.sign_message(encode_defunct(text=message)).signature).hex()
+        body = json.dumps({"address": account.address, "name": f"bench-{n}",
+                           "proof": {"message": message, "signature": "0x" + signature}})
         status, payload = request(port, "POST", f"/v1/chain-registry/{HEARTBEAT_CHAIN}/register",
                                   headers, body.encode())
         if status not in (200, 201):

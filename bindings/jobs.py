@@ -41,6 +41,12 @@ def job_claim(*, chain_ref: str, holder: KeyHolder, executor_id, limit: int = 1,
     if status not in CLAIMING_STATUSES:
         raise Conflict(f"This executor is {status}: only a healthy executor (or one low on "
                        "funds) takes jobs (heartbeat first).", code="executor_not_healthy")
+    if not executor.is_trusted and not chain.untrusted_executor_jobs:
+        # What it bound would not verify: the chain's policy keeps jobs for trusted ones.
+        raise Conflict(f"This executor is not trusted ({executor.trust}): chain "
+                       f"{chain.chain_id} hands jobs to trusted executors only (an "
+                       "administrator approves it: POST /v1/admin/executors/{id}/approve).",
+                       code="executor_untrusted")
     # In the claim's transaction: jobs that cannot be described are not handed out.
     with transaction.atomic():
         claimed = Workflow.objects.claim(chain_id=chain.pk, executor=executor, limit=limit,

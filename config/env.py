@@ -1,5 +1,7 @@
 """Reading configuration from the environment: every bad value names its variable."""
 
+import ipaddress
+
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
@@ -8,6 +10,27 @@ FALSE_WORDS = {"0", "false", "no", "off", ""}
 POSTGRESQL = "django.db.backends.postgresql"
 RATE_PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
                 "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
+def parse_resolvers(values: list[str]) -> list[tuple[str, int]]:
+    """IDENTITY_DNS_RESOLVERS: "ip", "ip:port", "[ipv6]:port" -> [(ip, port)]."""
+    found = []
+    for value in values:
+        host, port = value, "53"
+        if value.startswith("["):
+            host, _, rest = value[1:].partition("]")
+            port = rest.removeprefix(":") or "53"
+        elif value.count(":") == 1:
+            host, port = value.split(":")
+        try:
+            found.append((str(ipaddress.ip_address(host)), int(port)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"IDENTITY_DNS_RESOLVERS: {value!r} is not an IP address with an optional "
+                "port") from None
+        if not 0 < found[-1][1] < 65536:
+            raise ImproperlyConfigured(f"IDENTITY_DNS_RESOLVERS: {value!r} has no valid port")
+    return found
 
 
 class Env(environ.Env):

@@ -4,11 +4,12 @@ The embedded default needs nothing else: SQLite, an in-process cache, and Celery
 in-process. Production sets DATABASE_URL, CELERY_BROKER_URL and CACHE_URL (see README).
 """
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import Env
+from config.env import Env, parse_resolvers
 from core.document_hash import DEFAULT_ALGORITHMS, parse_algorithms
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "bindings",
     "webhooks",
     "issuance",
+    "issuers",
 ]
 
 MIDDLEWARE = [
@@ -254,13 +256,18 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 API_KEY_PEPPER = env.str("API_KEY_PEPPER", default="")
 ADMIN_API_KEY = env.api_key("ADMIN_API_KEY")
 API_KEY = env.api_key("API_KEY")
-# A process that authenticated a key takes its word for it this long, without a cache read;
-# a key revoked elsewhere stops working here within this time (0: ask every time).
-API_KEY_MEMO_SECONDS = env.non_negative_int("API_KEY_MEMO_SECONDS", default=2)
 
 # Executors (SPEC section 4).
 EXECUTOR_LEASE_SECONDS = env.positive_int("EXECUTOR_LEASE_SECONDS", default=30)
 EXECUTOR_GRACE_SECONDS = env.positive_int("EXECUTOR_GRACE_SECONDS", default=60)
+# Proof of possession (executors/proofs.py): the origin its EIP-4361 challenges name
+# (https://registry.example.com; empty: the origin each request was made to) and how long
+# a challenge may be used.
+SERVICE_ORIGIN = env.str("SERVICE_ORIGIN", default="").rstrip("/")
+if SERVICE_ORIGIN and not re.fullmatch(r"https?://[^/\s?#@]+", SERVICE_ORIGIN):
+    raise ImproperlyConfigured(
+        f"SERVICE_ORIGIN must be an origin (https://host[:port]), not {SERVICE_ORIGIN!r}")
+ADDRESS_PROOF_SECONDS = env.int_between("ADDRESS_PROOF_SECONDS", 300, 10, 3600)
 # The reference executor's signer (manage.py run_executor): a remote signer's URL, or for
 # development a file holding the key (a Docker secret); never the key itself here.
 EXECUTOR_SIGNER_URL = env.str("EXECUTOR_SIGNER_URL", default="")
@@ -382,6 +389,30 @@ if WEBHOOKS_CLAIM_SECONDS < WEBHOOKS_TIMEOUT_SECONDS + WEBHOOKS_CLAIM_MARGIN_SEC
     raise ImproperlyConfigured(
         f"WEBHOOKS_CLAIM_SECONDS must be at least WEBHOOKS_TIMEOUT_SECONDS + "
         f"{WEBHOOKS_CLAIM_MARGIN_SECONDS} (an attempt's deadline and the time to record it).")
+
+# Issuers' identity proofs (issuers/). DNS TXT records are read from IDENTITY_DNS_RESOLVERS
+# ("ip" or "ip:port", IPv6 as "[ip]:port"; empty: the system's resolvers) within
+# IDENTITY_DNS_TIMEOUT_SECONDS. did:web documents are fetched from https://<domain>/... (port
+# IDENTITY_HTTPS_PORT: tests) at public addresses only unless IDENTITY_ALLOW_PRIVATE (tests,
+# one network), at most IDENTITY_DID_WEB_MAX_BYTES within IDENTITY_DID_WEB_TIMEOUT_SECONDS,
+# certificates checked against IDENTITY_HTTPS_CA_BUNDLE (a PEM file that replaces the system's
+# authorities) when set. Each issuer is checked again IDENTITY_CHECK_INTERVAL_SECONDS after
+# its last check. VERIFY_REQUIRE_PROVEN_ISSUER: `verified` also needs the attester's issuer
+# to be proven.
+IDENTITY_DNS_RESOLVERS = parse_resolvers(env.list("IDENTITY_DNS_RESOLVERS", default=[]))
+IDENTITY_DNS_TIMEOUT_SECONDS = env.positive_int("IDENTITY_DNS_TIMEOUT_SECONDS", default=5)
+IDENTITY_ALLOW_PRIVATE = env.strict_bool("IDENTITY_ALLOW_PRIVATE", default=False)
+IDENTITY_HTTPS_PORT = env.positive_int("IDENTITY_HTTPS_PORT", default=443)
+IDENTITY_HTTPS_CA_BUNDLE = env.str("IDENTITY_HTTPS_CA_BUNDLE", default="")
+IDENTITY_DID_WEB_MAX_BYTES = env.positive_int("IDENTITY_DID_WEB_MAX_BYTES", default=100 * 1024)
+IDENTITY_DID_WEB_TIMEOUT_SECONDS = env.positive_int("IDENTITY_DID_WEB_TIMEOUT_SECONDS",
+                                                    default=10)
+IDENTITY_CHECK_INTERVAL_SECONDS = env.positive_int("IDENTITY_CHECK_INTERVAL_SECONDS",
+                                                   default=6 * 3600)
+# A process reads the issuers again when they changed, asking at most this often
+# (issuers/directory.py): a lapse shows in every verdict within it.
+IDENTITY_MEMO_SECONDS = env.non_negative_int("IDENTITY_MEMO_SECONDS", default=2)
+VERIFY_REQUIRE_PROVEN_ISSUER = env.strict_bool("VERIFY_REQUIRE_PROVEN_ISSUER", default=False)
 
 # Celery: without a broker, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -547,7 +578,7 @@ SPECTACULAR_SETTINGS = {
         "ChainFinalityEnum": "registry.models.chains.Chain.Finality",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
-        "VerifyReasonEnum": "verification.reasons.REASONS",
+        "VerifyReasonEnum": "verification.rules.REASONS",
         "ExecutorStatusEnum": "executors.models.ExecutorStatus",
         "RpcSummaryStatusEnum": "attestations.api.serializers.RPC_SUMMARY_STATUSES",
         "WorkflowStateEnum": "bindings.models.WorkflowState",

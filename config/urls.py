@@ -31,6 +31,7 @@ urlpatterns = [
     path("v1/docs/try", SpectacularSwaggerView.as_view(url_name="openapi"), name="docs-try"),
     path("v1/admin/", include("registry.api.urls")),
     path("v1/admin/", include("executors.api.admin_urls")),
+    path("v1/admin/", include("issuers.api.urls")),
     path("", include("attestations.api.urls")),
     path("", include("bindings.api.urls")),
     path("", include("webhooks.api.urls")),

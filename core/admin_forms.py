@@ -85,7 +85,9 @@ class ApiRulesForm(forms.ModelForm):
         for name, field in serializer.fields.items():
             sources = {source for source, path in self._paths.items()
                        if path.split(".")[0] == name}
-            if field.read_only or sources & unread:
+            # Read-only fields are the service's; write-only ones (a proof) are not on the
+            # record the form edits.
+            if field.read_only or field.write_only or sources & unread:
                 continue
             if adding or sources & set(self.changed_data):
                 names.append(name)

@@ -14,43 +14,25 @@ class from its own declared fields, so the two cannot drift apart. A body the pl
 not take (a fault, an unusual field) goes through the serializer, which names every fault.
 """
 
-import io
 import json
 import uuid
-from datetime import UTC
 from functools import cache, lru_cache
 
-from django.conf import settings
 from django.http import HttpResponse
 from djangorestframework_camel_case.render import CamelCaseJSONRenderer
-from rest_framework import ISO_8601
 from rest_framework import fields as drf
 from rest_framework import serializers as drf_serializers
 from rest_framework.fields import empty
-from rest_framework.settings import api_settings
 
 from core.errors import camel_attr
 from core.fields import Bytes32Field, ChainIdField, WeiField, read_wei
-from core.parsers import JSONParser
 from core.serializers import StrictMixin
 from core.validators import InvalidHex, normalize_bytes32
 
 
 def read_request(serializer_class, request) -> dict:
-    """The validated body of a DRF request, as `read_body(serializer_class, request.data)`.
-    A plain JSON body (`application/json`, the usual) is parsed by the API's own JSON parser
-    straight from the request, without DRF's parser negotiation; anything else, and any
-    body that parser or the plan does not take, goes DRF's way, which names the fault."""
-    if request.content_type == "application/json":
-        try:
-            # The Django request's own body: DRF's Request hands it over by a slow __getattr__.
-            data = _PARSER.parse(io.BytesIO(request._request.body), "application/json",
-                                 {"encoding": "utf-8"})
-        except Exception:  # not JSON, too large, ...: request.data raises what DRF would
-            data = None
-        validated = lean_read(serializer_class, data) if data is not None else None
-        if validated is not None:
-            return validated
+    """The validated body of a DRF request, as `read_body(serializer_class, request.data)`:
+    DRF's parser negotiation reads it (and names a body it cannot parse)."""
     return read_body(serializer_class, request.data)
 
 
@@ -194,20 +176,14 @@ def answer(serializer_class, instance) -> HttpResponse:
     """`Response(serializer_class(instance).data)` as DRF renders it with the API's renderer
     (camelCase keys, compact UTF-8 JSON), written at once; DRF passes a plain response
     through and still adds its headers."""
-    written = _camel_answer(serializer_class, instance)
-    if written is None:  # something only the renderer writes
-        return _json_response(write_answer(serializer_class, instance))
-    return _json_response(written, camelized=True)
+    return _json_response(write_answer(serializer_class, instance))
 
 
 def answer_many(serializer_class, instances, *, key: str) -> HttpResponse:
     """`Response({key: serializer_class(instances, many=True).data})` as DRF renders it: a
     batch's answers, each written as `answer` writes one."""
-    written = [_camel_answer(serializer_class, instance) for instance in instances]
-    if None in written:  # something only the renderer writes
-        return _json_response({key: [write_answer(serializer_class, instance)
-                                     for instance in instances]})
-    return _json_response({_camel(key): written}, camelized=True)
+    return _json_response({key: [write_answer(serializer_class, instance)
+                                 for instance in instances]})
 
 
 def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResponse:
@@ -220,11 +196,10 @@ def respond(data, *, status: int = 200, headers: dict | None = None) -> HttpResp
     return response
 
 
-def _json_response(data, status: int = 200, *, camelized: bool = False) -> HttpResponse:
+def _json_response(data, status: int = 200) -> HttpResponse:
     """`data` rendered as the API's renderer renders it: written at once when it is made of
-    JSON's own types (dicts with string keys, lists, plain values), else by the renderer.
-    `camelized`: its keys are already as the renderer writes them."""
-    plain = data if camelized else _camelized(data)
+    JSON's own types (dicts with string keys, lists, plain values), else by the renderer."""
+    plain = _camelized(data)
     if plain is None:
         body = _RENDERER.render(data)
     else:
@@ -259,7 +234,6 @@ def _camelized(value, camel: bool = True):
     return None
 
 
-_PARSER = JSONParser()
 _RENDERER = CamelCaseJSONRenderer()
 # The fields whose values the renderer writes as they are (JSON_UNDERSCOREIZE).
 _KEPT = tuple(_RENDERER.json_underscoreize.get("ignore_fields") or ())
@@ -286,68 +260,17 @@ def write_answer(serializer_class, instance) -> dict:
     if fields is None:
         return serializer_class(instance).data
     answer = {}
-    for name, _key, write, _nested in fields:
+    for name, write in fields:
         value = getattr(instance, name)
         answer[name] = None if value is None else write(value)
     return answer
 
 
-def _camel_answer(serializer_class, instance) -> dict | None:
-    """`_camelized(write_answer(...))`, written with its camelCase keys at once (the pass
-    over every key is left out); None when the plan does not take the serializer or the
-    answer holds anything but JSON's own types (then `write_answer` and the renderer)."""
-    fields = _answer_fields(serializer_class)
-    if fields is None:
-        return None
-    answer = {}
-    for name, key, write, nested in fields:
-        value = getattr(instance, name)
-        if value is not None:
-            value = write(value)
-            if type(value) not in _PLAIN:  # a list or an object: its keys turned too
-                value = _camelized(value, nested)
-                if value is None:
-                    return None
-        answer[key] = value
-    return answer
-
-
-def _writer(field):
-    """How the answer writes a field's value: its own `to_representation`, or, the same
-    faster, for a boolean and for a time in this service's UTC (without DRF's time-zone
-    lookups and strftime)."""
-    if type(field) is drf.BooleanField:
-        write = field.to_representation
-        return lambda value: value if type(value) is bool else write(value)
-    if (type(field) is drf.DateTimeField and getattr(field, "format", empty) is empty
-            and not hasattr(field, "timezone")
-            and settings.USE_TZ and settings.TIME_ZONE == "UTC"
-            and api_settings.DATETIME_FORMAT not in (None, ISO_8601)):
-        return _utc_time(api_settings.DATETIME_FORMAT)
-    return field.to_representation
-
-
-def _utc_time(output_format: str):
-    """A time written in UTC with `output_format`; in the API's own format by isoformat (a
-    third faster than strftime), which writes the same from the year 1000 on."""
-    fast = output_format == _SECONDS_Z
-
-    def write(value):
-        value = value.astimezone(UTC)
-        if fast and value.year >= 1000:  # before it, strftime does not pad %Y
-            return value.isoformat(timespec="seconds")[:-6] + "Z"  # less its "+00:00"
-        return value.strftime(output_format)
-    return write
-
-
-_SECONDS_Z = "%Y-%m-%dT%H:%M:%SZ"
-
-
 @cache
 def _answer_fields(serializer_class) -> tuple | None:
-    """(name, camelCase key, writer, whether a nested value's keys are turned too) of each
-    field of an answer made of plain fields, or None (then the serializer writes it): no
-    source of another name, no method or nested fields."""
+    """(name, the field's `to_representation`) of each field of an answer made of plain
+    fields, or None (then the serializer writes it): no source of another name, no method
+    or nested fields."""
     serializer = serializer_class()
     if (serializer_class.to_representation is not drf_serializers.Serializer.to_representation
             or isinstance(serializer, drf_serializers.ModelSerializer)):
@@ -357,9 +280,7 @@ def _answer_fields(serializer_class) -> tuple | None:
         if (field.source != name or isinstance(field, (drf.SerializerMethodField,
                                                        drf_serializers.BaseSerializer))):
             return None
-        key = _camel(name)
-        fields.append((name, key, _writer(serializer_class._declared_fields[name]),
-                       _turned_inside(name, key)))
+        fields.append((name, serializer_class._declared_fields[name].to_representation))
     return tuple(fields)
 
 

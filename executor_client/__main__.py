@@ -17,7 +17,7 @@ import requests
 from executor_client.chain import web3_over
 from executor_client.executor import ReferenceExecutor, stopped_by_signals
 from executor_client.service import ServiceClient, ServiceError
-from executor_client.signers import configured_signer
+from executor_client.signers import SignerError, configured_signer
 
 RETIRED = ("The signing key is no longer read from EXECUTOR_PRIVATE_KEY: use a remote signer "
            "(EXECUTOR_SIGNER_URL) or, for development, a key file (EXECUTOR_KEY_FILE).")
@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None, environ=os.environ) -> int:
     try:
         with stopped_by_signals(executor):
             sent = executor.run(once=args.once)
-    except (requests.RequestException, ServiceError) as exc:  # registering failed
+    except (requests.RequestException, ServiceError, SignerError, ValueError) as exc:
+        # registering failed (refused, or its challenge could not be signed)
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(f"done: {len(sent)} job(s)", flush=True)

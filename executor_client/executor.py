@@ -113,7 +113,8 @@ class ReferenceExecutor:
     # --- the service ---------------------------------------------------------------------
 
     def register(self) -> None:
-        registered = self.service.register(self.chain_ref, self.address, self.name)
+        registered = self.service.register(self.chain_ref, self.address, self.name,
+                                           sign_message=self.signer.sign_message)
         self.executor_id = registered["executorId"]
         self.interval = registered["heartbeatIntervalSeconds"]
         if self.outbox is None:
@@ -126,6 +127,9 @@ class ReferenceExecutor:
                                  report=self._report, resend_within=self.resend_within)
         self.out(f"registered {self.address} on chain {registered['chainId']} as "
                  f"{self.executor_id}")
+        if registered.get("trust") == "pending":
+            self.out("not trusted yet: waiting for an administrator's approval (its "
+                     "attestations verify only once approved)")
 
     def beat(self, status: str | None = None) -> None:
         """One heartbeat (its answer carries the chain's fee policy); logged if it fails."""

@@ -1,5 +1,7 @@
 """The service's HTTP API, as an executor uses it (an executor-scope key in X-API-Key)."""
 
+from collections.abc import Callable
+
 import requests
 
 VERSION = "reference-1.0"
@@ -33,10 +35,24 @@ class ServiceClient:
             raise ServiceError(response)
         return response.json() if response.status_code != 204 else None
 
-    def register(self, chain_ref: str, address: str, name: str) -> dict:
+    def register(self, chain_ref: str, address: str, name: str, *,
+                 sign_message: Callable[[str], str]) -> dict:
+        """Register `address`, proving it holds the address's key: the service's challenge
+        (an EIP-4361 message naming this address) signed by `sign_message`."""
+        challenge = self._call("POST", f"/v1/chain-registry/{chain_ref}/challenge",
+                               {"address": address})
+        message = challenge["message"]
+        # Sign only a sign-in message for this address: never whatever text a service sends.
+        lines = message.split("\n")
+        if (len(lines) < 2 or not lines[0].endswith(" wants you to sign in with your Ethereum "
+                                                    "account:")
+                or lines[1].lower() != address.lower()):
+            raise ValueError("The service's challenge is not a sign-in message for "
+                             f"{address}: not signed.")
+        proof = {"message": message, "signature": sign_message(message)}
         return self._call("POST", f"/v1/chain-registry/{chain_ref}/register",
                           {"address": address, "name": name, "version": VERSION,
-                           "capabilities": ["eas.attest"]})
+                           "capabilities": ["eas.attest"], "proof": proof})
 
     def heartbeat(self, chain_ref: str, executor_id: str, status: str, pending_jobs: int, *,
                   head_block: int | None = None, balance_wei: int | None = None) -> dict:

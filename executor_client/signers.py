@@ -14,6 +14,7 @@ from pathlib import Path
 import requests
 import rlp
 from eth_account import Account
+from eth_account.messages import encode_defunct
 
 LEGACY_CHAIN_ID_OFFSET = 35  # EIP-155: v = chain id x 2 + 35 or 36
 
@@ -44,6 +45,10 @@ class LocalKey:
 
     def sign(self, tx: dict) -> bytes:
         return bytes(self.account.sign_transaction(tx).raw_transaction)
+
+    def sign_message(self, text: str) -> str:
+        """The EIP-191 (personal_sign) signature of `text`: 0x + 130 hex digits."""
+        return "0x" + bytes(self.account.sign_message(encode_defunct(text=text)).signature).hex()
 
     def __repr__(self):
         return f"LocalKey({self.address})"  # never the key
@@ -84,6 +89,15 @@ class RemoteSigner:
             return bytes.fromhex(raw[2:])
         except ValueError:
             raise SignerError(f"The signer at {self.url} answered with no transaction.") from None
+
+    def sign_message(self, text: str) -> str:
+        """The EIP-191 signature of `text` (`eth_sign`, which Web3Signer's eth1 interface and
+        anvil prefix as personal_sign does), checked to be the executor's."""
+        answer = self._call("eth_sign", [self.address, "0x" + text.encode().hex()])
+        if not isinstance(answer, str) or not answer.startswith("0x"):
+            raise SignerError(f"The signer at {self.url} answered eth_sign with {answer!r:.80}.")
+        check_message_signed(text, answer, self.address)
+        return answer
 
     def _call(self, method: str, params: list):
         self._ids += 1
@@ -163,6 +177,17 @@ def check_signed(raw: bytes, asked: dict, address: str) -> None:
     if differing:
         raise SignerError(f"The signer changed the transaction ({', '.join(differing)}): "
                           "nothing sent.")
+
+
+def check_message_signed(text: str, signature: str, address: str) -> None:
+    """Raise SignerError unless `signature` is `address`'s signature of `text`."""
+    try:
+        signer = Account.recover_message(encode_defunct(text=text), signature=signature)
+    except Exception:  # eth-account's errors vary with what is wrong
+        raise SignerError("The signer answered with no valid message signature.") from None
+    if signer.lower() != address.lower():
+        raise SignerError(f"The signer signed the message as {signer.lower()}, not "
+                          f"{address.lower()}.")
 
 
 def decode(raw: bytes) -> dict:

@@ -45,18 +45,20 @@ class TrustFilter(admin.SimpleListFilter):
     parameter_name = "trusted"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Trusted"), ("no", "Trust revoked")]
+        return [("yes", "Trusted"), ("no", "Not trusted"), ("pending", "Waiting for approval")]
 
     def queryset(self, request, queryset):
         if self.value() in ("yes", "no"):
             return queryset.filter(trust_revoked_at__isnull=self.value() == "yes")
+        if self.value() == "pending":
+            return queryset.filter(trust_revoked_at__isnull=False, trusted_at__isnull=True)
         return queryset
 
 
 @admin.register(Executor)
 class ExecutorAdmin(admin.ModelAdmin):
     list_display = ["__str__", "chain", "address", "status_now", "heartbeat_age", "lease_expires_at",
-                    "trusted", "version"]
+                    "trust", "version"]
     list_filter = [StatusFilter, TrustFilter, ("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "name", "=id"]
     list_select_related = ["chain"]
@@ -66,11 +68,12 @@ class ExecutorAdmin(admin.ModelAdmin):
         "id", "chain", "address", "name", "masked_endpoint_url", "version", "capabilities",
         "metadata", "registered_by", "status", "status_changed_at", "registered_at",
         "last_heartbeat_at", "lease_expires_at", "pending_jobs", "head_block", "balance_wei",
-        "trust_revoked_at",
+        "trust", "trust_basis", "trusted_at", "trust_revoked_at", "trust_changed_by",
+        "trust_reason",
     ]
     readonly_fields = fields
     inlines = [StatusChangeInline]
-    actions = ["revoke_trust", "restore_trust", "deregister"]
+    actions = ["approve", "revoke_trust", "deregister"]
 
     def has_add_permission(self, request):
         return False  # executors register themselves through the API
@@ -96,22 +99,27 @@ class ExecutorAdmin(admin.ModelAdmin):
     def trusted(self, executor):
         return executor.is_trusted
 
+    @admin.display(description="trust")
+    def trust(self, executor):
+        return executor.trust
+
     # Each action needs the change permission: a view-only user sees the list, not the levers.
     # (count() after the loop reads the loop's result cache: the list's filter, status or
     # trust, is not run again on the rows just changed.)
+
+    @admin.action(description="Approve: trust them (their attestations verify)",
+                  permissions=["change"])
+    def approve(self, request, queryset):
+        for executor in queryset:
+            Executor.set_trust(executor.pk, trusted=True, by=_user(request))
+        self.message_user(request, f"Approved {queryset.count()} executor(s): trusted.")
 
     @admin.action(description="Revoke trust (their attestations stop verifying)",
                   permissions=["change"])
     def revoke_trust(self, request, queryset):
         for executor in queryset:
-            Executor.set_trust(executor.pk, trusted=False)
+            Executor.set_trust(executor.pk, trusted=False, by=_user(request))
         self.message_user(request, f"Revoked the trust of {queryset.count()} executor(s).")
-
-    @admin.action(description="Restore trust", permissions=["change"])
-    def restore_trust(self, request, queryset):
-        for executor in queryset:
-            Executor.set_trust(executor.pk, trusted=True)
-        self.message_user(request, f"Restored the trust of {queryset.count()} executor(s).")
 
     @admin.action(description="Deregister (take out of service; trust is kept)",
                   permissions=["change"])
@@ -119,6 +127,10 @@ class ExecutorAdmin(admin.ModelAdmin):
         for executor in queryset:
             Executor.deregister(executor.pk)
         self.message_user(request, f"Deregistered {queryset.count()} executor(s).")
+
+
+def _user(request) -> str:
+    return f"user:{request.user.get_username()}"
 
 
 class TrustedAttesterForm(ApiRulesForm):
@@ -130,10 +142,10 @@ class TrustedAttesterForm(ApiRulesForm):
 @admin.register(TrustedAttester)
 class TrustedAttesterAdmin(admin.ModelAdmin):
     form = TrustedAttesterForm
-    list_display = ["address", "chain", "note", "added_by", "created_at"]
+    list_display = ["address", "chain", "note", "added_by", "proven_at", "created_at"]
     list_filter = [("chain", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["address", "note"]
-    readonly_fields = ["added_by", "created_at"]
+    readonly_fields = ["added_by", "proven_at", "created_at"]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None:  # as in the API: chain and address never change once added

@@ -88,6 +88,21 @@ class Heartbeat:
         return heartbeat_interval_seconds()
 
 
+class TrustBasis(models.TextChoices):
+    """What made an executor trusted (executors/trust.py)."""
+
+    APPROVAL = "approval"  # an administrator approved it
+    ALLOW_LIST = "allow_list"  # its key's standing allow-list names its address
+    AUTOMATIC = "automatic"  # its chain's executorTrust policy is `automatic`
+    ADMIN_KEY = "admin_key"  # an admin key registered it (an administrator's own act)
+
+
+class TrustState(models.TextChoices):
+    TRUSTED = "trusted"
+    PENDING = "pending"  # never trusted yet: waits for an administrator's approval
+    REVOKED = "revoked"  # was trusted; an administrator (or its key's revocation) ended it
+
+
 class ExecutorQuerySet(models.QuerySet):
     def trusted(self):
         return self.filter(trust_revoked_at__isnull=True)
@@ -141,9 +156,24 @@ class Executor(models.Model):
     # numeric column that large is kept as a float.
     balance_wei = models.CharField(max_length=78, null=True, blank=True,
                                    help_text="Its balance in wei, as its last heartbeat said.")
+    # Trust (executors/trust.py). The verification reads trust_revoked_at alone (NULL:
+    # trusted): it is set from registration until an approval, or from a revocation.
     trust_revoked_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when an administrator revokes its trust."
-    )
+        null=True, blank=True,
+        help_text="Set while it is not trusted: from its registration until it is approved "
+        "(unless its key's allow-list or its chain's policy trusted it), or since its trust "
+        "was revoked.")
+    trusted_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When it was last made trusted.")
+    trust_basis = models.CharField(max_length=16, choices=TrustBasis.choices, blank=True,
+                                   default="", db_default="",
+                                   help_text="What made it trusted, last time it was.")
+    trust_changed_by = models.CharField(
+        max_length=100, blank=True, default="", db_default="",
+        help_text="Who last approved or revoked its trust: an admin key's prefix, "
+        "user:<name>, or the service (a revoked key).")
+    trust_reason = models.CharField(max_length=200, blank=True, default="", db_default="",
+                                    help_text="Why its trust last changed.")
 
     objects = ExecutorQuerySet.as_manager()
 
@@ -169,6 +199,21 @@ class Executor(models.Model):
     @property
     def is_trusted(self) -> bool:
         return self.trust_revoked_at is None
+
+    @property
+    def trust(self) -> str:
+        if self.trust_revoked_at is None:
+            return TrustState.TRUSTED
+        return TrustState.PENDING if self.trusted_at is None else TrustState.REVOKED
+
+    def make_trusted(self, *, basis: str, by: str, reason: str, now) -> None:
+        """Trust it; the caller saves (trust_fields) in its transaction."""
+        self.trust_revoked_at, self.trusted_at, self.trust_basis = None, now, basis
+        self.trust_changed_by, self.trust_reason = by[:100], reason[:200]
+
+    def make_untrusted(self, *, by: str, reason: str, now) -> None:
+        self.trust_revoked_at = now
+        self.trust_changed_by, self.trust_reason = by[:100], reason[:200]
 
     def current_status(self, now=None) -> str:
         """The status as of now: a healthy or draining executor past its lease is stale,
@@ -253,15 +298,27 @@ class Executor(models.Model):
         return executor
 
     @classmethod
-    def set_trust(cls, executor_id, *, trusted: bool, now=None) -> "Executor":
-        """Revoke or restore trust: an untrusted executor's attestations do not verify."""
+    def set_trust(cls, executor_id, *, trusted: bool, by: str = "", reason: str = "",
+                  now=None) -> "Executor":
+        """Approve (or restore) or revoke its trust, an administrator's decision (`by`
+        names who: an admin key's prefix or user:<name>; the audit trail records the
+        change): an untrusted executor's attestations do not verify."""
         now = now or timezone.now()
         with transaction.atomic():
             executor = cls.objects.select_for_update().get(pk=executor_id)
             if trusted != executor.is_trusted:
-                executor.trust_revoked_at = None if trusted else now
-                executor.save(update_fields=["trust_revoked_at"])
+                if trusted:
+                    executor.make_trusted(basis=TrustBasis.APPROVAL, by=by, now=now,
+                                          reason=reason or "approved by an administrator")
+                else:
+                    executor.make_untrusted(by=by, now=now,
+                                            reason=reason or "revoked by an administrator")
+                executor.save(update_fields=TRUST_FIELDS)
         return executor
+
+
+TRUST_FIELDS = ["trust_revoked_at", "trusted_at", "trust_basis", "trust_changed_by",
+                "trust_reason"]
 
 
 # The usual heartbeat's one statement, written in SQL because the ORM takes longer to build
@@ -343,6 +400,9 @@ class TrustedAttester(models.Model):
     address = models.CharField(max_length=42, validators=[validate_address])
     note = models.CharField(max_length=200, blank=True)
     added_by = models.CharField(max_length=100, blank=True)
+    proven_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the address proved it holds its key (an EIP-4361 proof sent with it).")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -376,3 +436,32 @@ class SelfPreservation(models.Model):
 
     def __str__(self):
         return f"chain {self.chain_id}: holding {self.would_go_offline} of {self.executors}"
+
+
+class AddressChallenge(models.Model):
+    """A challenge to prove that the caller holds an address's key: an EIP-4361 message the
+    service wrote, for one key, chain, address and purpose; single use (a conditional
+    UPDATE of used_at in the transaction that uses it) and short-lived (executors/proofs.py)."""
+
+    class Purpose(models.TextChoices):
+        REGISTER = "register", "registering an executor"
+        TRUSTED_ATTESTER = "trusted_attester", "adding a trusted attester"
+
+    nonce = models.CharField(max_length=32, primary_key=True)
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    chain = models.ForeignKey(Chain, on_delete=models.CASCADE, related_name="+", db_index=False)
+    address = models.CharField(max_length=42, validators=[validate_address])
+    key_prefix = models.CharField(max_length=100, help_text="The key it was issued to.")
+    message = models.TextField(help_text="The EIP-4361 message to sign, as issued.")
+    issued_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at"]
+        # A key's open challenges are counted at each new one (proofs.MAX_OPEN_CHALLENGES).
+        indexes = [models.Index(fields=["key_prefix", "expires_at"],
+                                name="challenge_key_open_idx")]
+
+    def __str__(self):
+        return f"{self.purpose} {self.address} on {self.chain_id} ({self.nonce})"

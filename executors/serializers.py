@@ -15,6 +15,7 @@ from executors.models import (
     ExecutorStatus,
     ExecutorStatusChange,
     TrustedAttester,
+    TrustState,
     heartbeat_interval_seconds,
 )
 from registry.serializers import WEB_SCHEMES, ChainRefField, check_url
@@ -27,8 +28,68 @@ MAX_HEAD_BLOCK = 2**63 - 1  # a signed bigint
 _CAPABILITY = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
 
 
+class ProofSerializer(StrictSerializer):
+    """That the caller holds an address's key: a challenge of this service, signed."""
+
+    message = serializers.CharField(
+        max_length=2000, trim_whitespace=False,
+        help_text="The EIP-4361 message of a challenge (POST .../challenge), exactly as issued.")
+    signature = serializers.RegexField(
+        r"^0x[0-9a-fA-F]{130}$",
+        help_text="The address's EIP-191 (personal_sign) signature of the message: 0x + 130 "
+        "hex digits.", error_messages={"invalid": "A signature is 0x and 130 hex digits."})
+
+
+# The proof's schema, inline: as a nested serializer it would also be walked (and published)
+# as an unused response component, the field being write-only where an answer has it.
+PROOF_SCHEMA = {
+    "type": "object", "required": ["message", "signature"], "additionalProperties": False,
+    "properties": {
+        "message": {"type": "string", "maxLength": 2000,
+                    "description": "The EIP-4361 message of a challenge, exactly as issued."},
+        "signature": {"type": "string", "pattern": "^0x[0-9a-fA-F]{130}$",
+                      "description": "The address's EIP-191 (personal_sign) signature of the "
+                      "message: 0x + 130 hex digits."},
+    },
+}
+
+
+@extend_schema_field(PROOF_SCHEMA)
+class ProofField(serializers.JSONField):
+    """A proof of possession ({message, signature}), checked as ProofSerializer says."""
+
+    def to_internal_value(self, data):
+        proof = ProofSerializer(data=data)
+        if not proof.is_valid():
+            raise serializers.ValidationError(proof.errors)
+        return proof.validated_data
+
+
+class ChallengeSerializer(StrictSerializer):
+    address = AddressField(help_text="The address whose key will sign the challenge.")
+
+
+class AttesterChallengeSerializer(ChallengeSerializer):
+    chain_id = ChainRefField(help_text="The chain the trusted attester is for.")
+
+
+class ChallengeResponseSerializer(serializers.Serializer):
+    message = serializers.CharField(help_text="The EIP-4361 message to sign, unchanged.")
+    nonce = serializers.CharField()
+    address = serializers.CharField()
+    chain_id = serializers.IntegerField()
+    issued_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="After this the proof is refused.")
+
+
 class RegisterSerializer(StrictSerializer):
     address = AddressField()
+    proof = ProofField(
+        help_text="A challenge (POST /v1/chain-registry/{chain}/challenge) signed by the "
+        "address: registering proves the caller holds its key.",
+        error_messages={"required": "Registering needs a proof that you hold the address's "
+                        "key: POST /v1/chain-registry/{{chain}}/challenge, sign its message with "
+                        "the address's key (personal_sign), and send {{message, signature}}."})
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     endpoint_url = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     version = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
@@ -89,6 +150,15 @@ class ExecutorSerializer(serializers.ModelSerializer):
     endpoint_url = serializers.CharField(source="masked_endpoint_url", read_only=True)
     status = serializers.SerializerMethodField()
     trusted = serializers.BooleanField(source="is_trusted", read_only=True)
+    trust = serializers.ChoiceField(
+        choices=TrustState.choices, read_only=True,
+        help_text="`trusted`, `pending` (registered, waiting for an administrator's approval) "
+        "or `revoked`. Only a trusted executor's attestations verify.")
+    trust_basis = serializers.CharField(
+        read_only=True, help_text="What made it trusted, last time it was: `approval`, "
+        "`allow_list`, `automatic` or `admin_key` (empty: never trusted).")
+    registered_by = serializers.CharField(read_only=True,
+                                          help_text="The prefix of the key that speaks for it.")
     heartbeat_interval_seconds = serializers.SerializerMethodField()
     balance_wei = WeiField(read_only=True, allow_null=True,
                            help_text="Its balance in wei, as its last heartbeat said.")
@@ -97,7 +167,9 @@ class ExecutorSerializer(serializers.ModelSerializer):
         model = Executor
         fields = [
             "executor_id", "chain_id", "address", "name", "endpoint_url", "version",
-            "capabilities", "metadata", "status", "trusted", "trust_revoked_at", "pending_jobs",
+            "capabilities", "metadata", "status", "trusted", "trust", "trust_basis",
+            "trusted_at", "trust_revoked_at", "trust_changed_by", "trust_reason",
+            "registered_by", "pending_jobs",
             "head_block", "balance_wei", "heartbeat_interval_seconds", "lease_expires_at",
             "last_heartbeat_at", "registered_at", "status_changed_at",
         ]
@@ -133,16 +205,35 @@ class ExecutorDetailSerializer(ExecutorSerializer):
 
 class ExecutorTrustSerializer(StrictSerializer):
     trusted = serializers.BooleanField()
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True,
+                                   help_text="Why: kept on the executor and in the audit trail.")
+
+
+class TrustDecisionSerializer(StrictSerializer):
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True,
+                                   help_text="Why: kept on the executor and in the audit trail.")
+
+
+class TransferSerializer(StrictSerializer):
+    key = serializers.RegexField(
+        r"^crk_[0-9a-f]{12}$", help_text="The prefix of the executor key that speaks for it "
+        "from now on (crk_ and 12 hex digits).")
 
 
 class TrustedAttesterSerializer(StrictModelSerializer):
     chain_id = ChainRefField(source="chain")
     address = AddressField()
+    proof = ProofField(
+        write_only=True, required=False,
+        help_text="Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by "
+        "the address, proving it holds its key; refused (400) unless valid. Its time is kept "
+        "as `provenAt`.")
 
     class Meta:
         model = TrustedAttester
-        fields = ["id", "chain_id", "address", "note", "added_by", "created_at"]
-        read_only_fields = ["added_by", "created_at"]
+        fields = ["id", "chain_id", "address", "note", "added_by", "proven_at", "proof",
+                  "created_at"]
+        read_only_fields = ["added_by", "proven_at", "created_at"]
         immutable_fields = ["chain_id", "address"]
         validators = []  # validate() names the field of a duplicate
 

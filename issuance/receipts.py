@@ -32,7 +32,8 @@ def verify_url(request, document_hash: str) -> str:
 
 
 def run_documents(run: Run):
-    return run.documents.select_related("workflow", "workflow__merkle_batch")
+    return run.documents.select_related("workflow", "workflow__merkle_batch",
+                                        "workflow__executor")
 
 
 def _proofs(documents: list[RunDocument]) -> dict[tuple[int, str], list[str]]:

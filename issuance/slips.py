@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 
 from issuance.models import Run, RunDocument
 from issuance.receipts import run_documents, verify_url
+from issuers.directory import issuer_of
 
 SLIPS_PER_ZIP = 500
 
@@ -34,11 +35,18 @@ def slip_html(request, run: Run, document: RunDocument) -> str:
     url = verify_url(request, document.document_hash)
     workflow = document.workflow
     return render_to_string("issuance/slip.html", {
-        "run": run, "document": document, "url": url,
+        "run": run, "document": document, "url": url, "issuer": _issuer(workflow),
         "qr": qr_code(url).svg_inline(scale=5, border=4, title=url, omitsize=True),
         "bound_at": (workflow.confirmed_at if workflow and workflow.confirmed_at
                      else run.created_at),
     }, request=request)
+
+
+def _issuer(workflow):
+    """The issuer of the executor that bound the document (issuers/), or None (then the slip
+    names the key's name, as the run page does)."""
+    executor = workflow and workflow.executor
+    return executor and issuer_of(executor.chain_id, executor.address)
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

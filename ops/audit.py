@@ -30,7 +30,8 @@ AUDITED = {
         "mask_fields": ["url"],
     },
     "registry.ProviderHealth": {},
-    "registry.ApiKey": {"include_fields": ["name", "scope", "prefix", "expires_at", "revoked_at"]},
+    "registry.ApiKey": {"include_fields": ["name", "scope", "prefix", "expires_at", "revoked_at",
+                                           "allowed_addresses"]},
     "executors.Executor": {
         "exclude_fields": ["last_heartbeat_at", "lease_expires_at", "updated_at", "metadata"],
     },
@@ -44,6 +45,9 @@ AUDITED = {
         "mask_fields": ["url"],
     },
     "webhooks.Watch": {},
+    # Issuers: what administrators decide (the checks are kept as IdentityCheck rows).
+    "issuers.Issuer": {"include_fields": ["name", "domain"]},
+    "issuers.IssuerAddress": {"include_fields": ["issuer", "chain", "address"]},
 }
 
 

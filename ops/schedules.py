@@ -24,6 +24,9 @@ PERIODIC_TASKS = {
     # Webhook deliveries that are due and that no worker holds: retries, lost messages,
     # runs of killed workers (their claims ran out).
     "Sweep webhooks": {"task": "webhooks.sweep", "every": 10},
+    # Each issuer is checked IDENTITY_CHECK_INTERVAL_SECONDS after its last check (6 h by
+    # default); this is how often the task looks for issuers that are due.
+    "Check issuers' identity": {"task": "issuers.check_issuers", "every": 600},
 }
 
 

@@ -6,7 +6,8 @@ from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 
 from core.admin_forms import URLS_AS_TEXT, ApiRulesForm
-from registry.models.api_keys import ApiKey
+from core.validators import InvalidHex, normalize_address
+from registry.models.api_keys import ApiKey, KeyScope
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import ProviderHealth, RpcEndpoint
@@ -45,8 +46,10 @@ class ChainForm(ApiRulesForm):
 class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = ChainForm
     list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations",
-                    "finality", "binding_mode", "source", "max_fee_per_gas_cap", "updated_at"]
-    list_filter = ["status", "is_testnet", "finality", "binding_mode", "source"]
+                    "finality", "binding_mode", "executor_trust", "source",
+                    "max_fee_per_gas_cap", "updated_at"]
+    list_filter = ["status", "is_testnet", "finality", "binding_mode", "executor_trust",
+                   "source"]
     search_fields = ["name", "short_name", "=chain_id"]
     readonly_fields = ["source", "edited_fields", "created_at", "updated_at"]
     actions = ["activate", "deactivate"]
@@ -246,7 +249,20 @@ class ProviderHealthAdmin(HidesRpcUrls, admin.ModelAdmin):
 
 
 class ApiKeyForm(forms.ModelForm):
-    """As `create_api_key`: a key's expiry, when it has one, is in the future."""
+    """As `create_api_key`: a key's expiry, when it has one, is in the future. Its allow-list
+    as the API takes it (PATCH /v1/admin/api-keys/{prefix})."""
+
+    def clean_allowed_addresses(self):
+        values = self.cleaned_data.get("allowed_addresses") or []
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise forms.ValidationError("A list of addresses: [\"0x...\", ...].")
+        scope = self.instance.scope if self.instance.pk else self.cleaned_data.get("scope")
+        if values and scope != KeyScope.EXECUTOR:
+            raise forms.ValidationError("Only an executor key has an allow-list.")
+        try:
+            return sorted({normalize_address(value) for value in values})
+        except InvalidHex as exc:
+            raise forms.ValidationError(str(exc)) from None
 
     def clean_expires_at(self):
         value = self.cleaned_data.get("expires_at")
@@ -269,7 +285,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
         if obj is None:
             return ["name", "scope", "expires_at"]
         return ["name", "display_prefix", "scope", "expires_at", "created_at", "last_used_at",
-                "revoked_at"]
+                "revoked_at", "allowed_addresses"]
 
     def get_readonly_fields(self, request, obj=None):
         return [*self.readonly_fields, "scope"] if obj else self.readonly_fields

@@ -12,15 +12,7 @@ from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from registry.models.api_keys import (
-    CachedKey,
-    KeyScope,
-    find_cached,
-    key_digest,
-    memo_generation,
-    recent,
-    remember_recent,
-)
+from registry.models.api_keys import KeyScope, find_cached, key_digest
 
 
 @dataclass(frozen=True)
@@ -54,41 +46,25 @@ def _environment_keys(admin_key: str, api_key: str, pepper: str) -> tuple[tuple[
 
 
 def authenticate_key(raw_key: str) -> KeyHolder:
-    """The holder of `raw_key`; AuthenticationFailed when it is unknown, expired or revoked."""
-    found = recent(raw_key)
-    if found is not None:
-        holder, key = found
-        if key is None:
-            return holder
-        now = timezone.now()  # once for both
-        if not key.is_expired(now):
-            key.touch(now)
-            return holder
-    generation = memo_generation()  # before the lookup: a revocation meanwhile moves it on
-    holder, key = _look_up(raw_key)
-    remember_recent(raw_key, holder, key, generation)
-    return holder
-
-
-def _look_up(raw_key: str) -> tuple[KeyHolder, CachedKey | None]:
-    """The holder of `raw_key` and its stored key (None for a key set in the environment),
-    asked of the cache (then the database)."""
+    """The holder of `raw_key`, asked of the environment's keys, then of the shared cache
+    (then the database); AuthenticationFailed when it is unknown, expired or revoked."""
     digest = key_digest(raw_key)
     env_keys = _environment_keys(
         settings.ADMIN_API_KEY, settings.API_KEY, settings.API_KEY_PEPPER or settings.SECRET_KEY
     )
     for env_digest, holder in env_keys:
         if hmac.compare_digest(digest, env_digest):
-            return holder, None
+            return holder
     key = find_cached(raw_key, digest)
     if key is None:
         raise exceptions.AuthenticationFailed("Invalid API key.", code="invalid_key")
     if key.is_revoked:
         raise exceptions.AuthenticationFailed("This API key has been revoked.", code="revoked_key")
-    if key.is_expired():
+    now = timezone.now()
+    if key.is_expired(now):
         raise exceptions.AuthenticationFailed("This API key has expired.", code="expired_key")
-    key.touch()
-    return KeyHolder(key.scope, key.name, key.display_prefix, key.pk), key
+    key.touch(now)
+    return KeyHolder(key.scope, key.name, key.display_prefix, key.pk)
 
 
 def _authenticated(raw_key: str, empty: str):

@@ -24,6 +24,8 @@ import asyncio
 import ipaddress
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 import aiohttp
 import requests
@@ -246,15 +248,28 @@ class CheckedResolver(aiohttp.ThreadedResolver):
     """Resolves as usual, then refuses a name with any refused address: aiohttp connects
     only to the addresses its resolver gave. `private_setting`: as for check_address."""
 
-    def __init__(self, *args, private_setting: str = RPC, **kwargs):
+    def __init__(self, *args, private_setting: str = RPC, lookup=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.private_setting = private_setting
+        self.lookup = lookup  # host -> its IP addresses, instead of the system's resolver
 
     async def resolve(self, host, port=0, family=socket.AF_INET):
-        found = await super().resolve(host, port, family)
+        if self.lookup is None:
+            found = await super().resolve(host, port, family)
+        else:
+            found = await self._looked_up(host, port)
         for entry in found:
             check_address(entry["host"], self.private_setting)
         return found
+
+
+    async def _looked_up(self, host, port) -> list[dict]:
+        addresses = await asyncio.get_running_loop().run_in_executor(None, self.lookup, host)
+        if not addresses:
+            raise OSError(f"{host} does not resolve")
+        return [{"hostname": host, "host": address, "port": port,
+                 "family": socket.AF_INET6 if ":" in address else socket.AF_INET,
+                 "proto": 0, "flags": socket.AI_NUMERICHOST} for address in addresses]
 
 
 def check_literal_host(host: str | None, private_setting: str = RPC) -> None:
@@ -284,3 +299,73 @@ async def read_capped(response: aiohttp.ClientResponse) -> bytes:
         if len(body) > limit:
             raise ResponseTooLarge()
     return bytes(body)
+
+
+# --- a stranger's document (issuers' did:web) -------------------------------------------------
+
+
+class FetchFailed(RpcRefusal):
+    category = "connection failed"
+
+
+class FetchTimedOut(RpcRefusal):
+    category = "timed out"
+
+
+class CertificateRefused(RpcRefusal):
+    category = "TLS certificate not trusted"
+
+
+def fetch_document(url: str, *, private_setting: str, max_bytes: int, seconds: float,
+                   ssl_context, lookup=None) -> tuple[int, bytes]:
+    """GET `url` under the rules above (addresses judged under `private_setting`, no
+    redirect, no environment proxy), the whole exchange within `seconds` and the answer cut
+    at `max_bytes`: (status, body). Every failure is an RpcRefusal whose text is ours.
+    `lookup`: host -> IP addresses, when names are not the system resolver's to answer."""
+    def fetch():
+        return asyncio.run(asyncio.wait_for(
+            _fetch(url, private_setting, max_bytes, ssl_context, lookup), seconds))
+
+    try:
+        if not _loop_running():
+            return fetch()
+        with ThreadPoolExecutor(1) as pool:  # a caller inside an event loop: a thread's own
+            return pool.submit(fetch).result()
+    except TimeoutError:
+        raise FetchTimedOut(f"after {seconds:g} s") from None
+    except aiohttp.ClientConnectorCertificateError:
+        raise CertificateRefused() from None
+    except aiohttp.ClientConnectorDNSError:
+        raise FetchFailed("the name does not resolve") from None
+    except aiohttp.ClientConnectorError as exc:
+        if "does not resolve" in str(exc.os_error):
+            raise FetchFailed("the name does not resolve") from None
+        raise FetchFailed(type(exc).__name__) from None
+    except (aiohttp.ClientError, OSError) as exc:
+        raise FetchFailed(type(exc).__name__) from None
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context, lookup):
+    check_literal_host(urlsplit(url).hostname, private_setting)  # names: the resolver
+    resolver = CheckedResolver(private_setting=private_setting, lookup=lookup)
+    connector = aiohttp.TCPConnector(resolver=resolver, ssl=ssl_context)
+    async with aiohttp.ClientSession(connector=connector, trust_env=False) as session:
+        async with session.get(url, allow_redirects=False) as response:
+            if 300 <= response.status < 400:
+                raise RedirectRefused(f"to {response.headers.get('Location', '?')[:200]}")
+            if (response.content_length or 0) > max_bytes:
+                raise ResponseTooLarge(f"{response.content_length} bytes declared")
+            body = bytearray()
+            async for chunk in response.content.iter_chunked(CHUNK_BYTES):
+                body += chunk
+                if len(body) > max_bytes:
+                    raise ResponseTooLarge(f"more than {max_bytes} bytes")
+            return response.status, bytes(body)

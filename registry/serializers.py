@@ -21,6 +21,7 @@ from core.serializers import (
     non_field_error,
 )
 from registry import abi
+from registry.models.api_keys import ApiKey, KeyScope
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import OverrideStatus, ProviderHealth, RpcEndpoint
@@ -87,8 +88,9 @@ class ChainSerializer(StrictModelSerializer):
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
             "is_testnet", "status", "confirmations", "finality", "stall_blocks",
-            "offchain_unanchored", "binding_mode", "max_fee_per_gas_cap", "replace_after_blocks", "low_funds_batches",
-            "source", "edited_fields", "created_at", "updated_at",
+            "offchain_unanchored", "binding_mode", "max_fee_per_gas_cap", "replace_after_blocks",
+            "low_funds_batches", "executor_trust", "untrusted_executor_jobs", "source",
+            "edited_fields", "created_at", "updated_at",
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {
@@ -397,3 +399,32 @@ class ProviderHealthSerializer(StrictModelSerializer):
                 RpcEndpoint.objects.filter(provider=report.provider).values_list("id", flat=True)
             )
         return by_provider[report.provider]
+
+
+MAX_ALLOWED_ADDRESSES = 1000
+
+
+class ApiKeySerializer(StrictModelSerializer):
+    """A key as administrators see it: never its secret (shown once, at its creation)."""
+
+    prefix = serializers.CharField(source="display_prefix", read_only=True)
+    allowed_addresses = serializers.ListField(
+        child=AddressField(), max_length=MAX_ALLOWED_ADDRESSES, required=False,
+        help_text="An executor key's standing allow-list: an executor it registers at one of "
+        "these addresses (after proving it holds the address's key) is trusted at once, "
+        "without an administrator's approval. Read at each registration; emptied when the key "
+        "is revoked.")
+
+    class Meta:
+        model = ApiKey
+        fields = ["prefix", "name", "scope", "created_at", "last_used_at", "expires_at",
+                  "revoked_at", "allowed_addresses"]
+        read_only_fields = ["prefix", "scope", "created_at", "last_used_at", "expires_at",
+                            "revoked_at"]
+
+    def validate_allowed_addresses(self, values):
+        if values and self.instance is not None and self.instance.scope != KeyScope.EXECUTOR:
+            raise serializers.ValidationError("Only an executor key has an allow-list.")
+        if self.instance is not None and self.instance.is_revoked:
+            raise serializers.ValidationError("A revoked key has no allow-list.")
+        return sorted(set(values))

@@ -178,8 +178,19 @@ class Demo:
         workflow = self.api("POST", "/workflows", {"documentHash": document, "chainId": CHAIN_ID})
         show("workflow", {k: workflow[k] for k in ("workflowId", "state", "schemaId")})
 
+        # A new executor is untrusted until an administrator approves it (docs/security.md):
+        # the administrator vouches for the executor's address on its key's allow-list, so
+        # that it is trusted as soon as it proves, at registration, that it holds the key.
+        executor_prefix = self.keys["executor"].split(".")[0]
+        say(f"Allowing the executor's address on its key: PATCH /v1/admin/api-keys/"
+            f"{executor_prefix} {{allowedAddresses: [{EXECUTOR_ADDRESS}]}}")
+        self.call("PATCH", f"/v1/admin/api-keys/{executor_prefix}",
+                  {"Authorization": f"Bearer {self.keys['admin']}"},
+                  {"allowedAddresses": [EXECUTOR_ADDRESS]})
+
         say("Running the reference executor once (manage.py run_executor --chain anvil --once), "
-            "signing through a remote signer (EXECUTOR_SIGNER_URL: anvil, which holds the key)")
+            "signing through a remote signer (EXECUTOR_SIGNER_URL: anvil, which holds the key): "
+            "it signs the service's registration challenge, then its transactions")
         self.manage("run_executor", "--chain", "anvil", "--once", "--name", "demo-executor",
                     echo=True, env={"SERVICE_URL": self.service_url,
                                     "EXECUTOR_API_KEY": self.keys["executor"],

@@ -103,9 +103,9 @@ class Anvil:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=5)
 
-    def rpc(self, method: str, params=None):
+    def rpc(self, method: str, params=None, timeout: float = 5):
         response = requests.post(self.url, json={"jsonrpc": "2.0", "id": 1, "method": method,
-                                                 "params": params or []}, timeout=5)
+                                                 "params": params or []}, timeout=timeout)
         response.raise_for_status()
         body = response.json()
         if "error" in body:

@@ -28,8 +28,9 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (keys are cached for a minute), nothing
-    remembered by the process (keys, subscriptions, the indexer's chain clients), and every
+    """Each test starts with an empty cache (API keys are cached there for a minute:
+    registry/key_cache.py), nothing remembered by the process (subscriptions, issuers, the
+    indexer's chain clients), and every
     breaker closed (a test's hung or closed server must not leave the next test without its
     cache or database)."""
     from django.core.cache import cache
@@ -38,7 +39,7 @@ def _empty_cache():
     from core import cache as cache_module
     from core import throttling
     from core.postgresql import base as postgresql
-    from registry.models.api_keys import forget_recent
+    from issuers import directory
     from webhooks import routing
 
     def start_over():
@@ -47,8 +48,8 @@ def _empty_cache():
             breaker.close()
         cache.clear()
         throttling._here.clear()
-        forget_recent()
         routing.forget()  # subscriptions of an earlier test were rolled back
+        directory.forget()  # and its issuers
         forget_clients()  # chain clients over the endpoints of an earlier test
 
     start_over()
@@ -67,9 +68,26 @@ def _one_rate_window(monkeypatch):
     monkeypatch.setattr("core.throttling.time", SimpleNamespace(time=lambda: started))
 
 
-def make_key(scope: str, **kwargs) -> str:
-    """Create a stored key of `scope`; returns the raw key."""
-    return ApiKey.issue(name=f"test-{scope}", scope=scope, **kwargs)[1]
+# anvil's development accounts (its default mnemonic): the executors of the chain tests.
+ANVIL_ACCOUNTS = [address.lower() for address in (
+    "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    "0x976EA74026E726554dB657fA54763abd0C3a0aa9", "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955",
+    "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f", "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720")]
+
+
+def make_key(scope: str, *, allowed_addresses=None, **kwargs) -> str:
+    """Create a stored key of `scope`; returns the raw key. An executor key's standing
+    allow-list names anvil's development accounts unless `allowed_addresses` says otherwise:
+    the chain tests' executors are trusted at registration, as an administrator would have
+    set it up (tests/executors/test_trust*.py test approval itself)."""
+    key, raw_key = ApiKey.issue(name=f"test-{scope}", scope=scope, **kwargs)
+    if allowed_addresses is None:
+        allowed_addresses = ANVIL_ACCOUNTS if scope == KeyScope.EXECUTOR else []
+    if allowed_addresses:
+        ApiKey.objects.filter(pk=key.pk).update(allowed_addresses=list(allowed_addresses))
+    return raw_key
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ def attest_densely(anvil, w3: Web3, eas_address: str, *, schema_uid: str, sender
                     data=[document(n) for n in range(start, min(block_end, start + per_tx))])
                 sent.append(call.transact({"from": Web3.to_checksum_address(sender),
                                            "gas": GAS_PER_ATTESTATION * per_tx}))
-            anvil.rpc("evm_mine")
+            anvil.rpc("evm_mine", timeout=120)  # thousands of attestations in one block
     finally:
         anvil.rpc("evm_setAutomine", [True])
     receipts = [w3.eth.get_transaction_receipt(tx) for tx in sent]

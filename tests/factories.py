@@ -98,7 +98,7 @@ class ProviderHealthFactory(factory.django.DjangoModelFactory):
 
 
 class ExecutorFactory(factory.django.DjangoModelFactory):
-    """A healthy executor with a fresh lease, registered by key `registered_by`."""
+    """A healthy, approved executor with a fresh lease, registered by key `registered_by`."""
 
     class Meta:
         model = "executors.Executor"
@@ -113,6 +113,8 @@ class ExecutorFactory(factory.django.DjangoModelFactory):
         lambda o: (o.last_heartbeat_at or timezone.now())
         + timedelta(seconds=settings.EXECUTOR_LEASE_SECONDS)
     )
+    trusted_at = factory.LazyFunction(timezone.now)
+    trust_basis = "approval"
 
 
 class TrustedAttesterFactory(factory.django.DjangoModelFactory):

@@ -55,7 +55,7 @@ def test_every_path_in_the_layout_exists():
 ENDPOINT_ROWS = _section("### Where each endpoint lives")
 # A sample value for a placeholder that takes a particular form (a run's id is a UUID); "1"
 # for the others: {chain} -> 1, {uid} -> 1, ...
-SAMPLES = {"runId": "00000000-0000-4000-8000-000000000001"}
+SAMPLES = {"runId": "00000000-0000-4000-8000-000000000001", "prefix": "crk_0123456789ab"}
 
 
 def _sample(template: str) -> str:
@@ -104,7 +104,7 @@ def test_every_routed_endpoint_has_a_row():
                 yield pattern.callback
 
     apps = {"registry", "executors", "attestations", "verification", "bindings", "webhooks",
-            "ops", "trpc", "issuance", "config"}
+            "ops", "trpc", "issuance", "config", "issuers"}
     ours = {path for path in map(_module_file, walk(get_resolver().url_patterns))
             if path.relative_to(ROOT).parts[0] in apps}
     assert ours - views == set()

@@ -12,8 +12,11 @@ and a Cache-Control: a verdict may be kept a minute by the browser that asked (p
 RateLimit-* headers are that client's), the form five minutes by anyone, an error nowhere.
 
 The page shows only what verify_document answers, plus the names of what that answer points
-at (the chain's name and explorer, the attester's registered name); for a `revoked` answer,
-also which attestation was revoked, by whom and when (`revocation_of`).
+at (the chain's name and explorer); for a `revoked` answer, also which attestation was
+revoked, by whom and when (`revocation_of`). Who issued the document is the answer's
+`issuer` (an organisation an administrator registered, with the domain that proves it) and
+how well that is proven, with a warning when it is not: never an executor's own name, which
+is whatever the executor typed.
 """
 
 from functools import wraps
@@ -21,13 +24,13 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from core.document_hash import accepted_algorithms
 from core.lean import answer
 from core.problems import problem_response
 from core.validators import InvalidHex, normalize_bytes32
-from executors.models import Executor
 from registry.models import Chain
 from verification import public_limit
 from verification.metrics import count_verify
@@ -48,6 +51,17 @@ REASON_TEXT = {
     "not_final": "It was attested, but the attestation is not final yet on its chain (not "
                  "enough confirmations, or not yet in the chain's finalized block); try again "
                  "in a few minutes.",
+    "unproven_issuer": "It was attested, but this service only accepts documents whose "
+                       "issuer has proven its identity, and this one's has not.",
+}
+METHOD_TEXT = {"dns": "DNS", "did_web": "did:web"}
+ISSUER_WARNING = {
+    "lapsed": "The identity of this issuer is no longer proven: {domain} stopped naming this "
+              "attester. The document may not come from {name}.",
+    "unproven": "The identity of this issuer is not proven: {domain} has not confirmed that it "
+                "stands behind this attester. Do not rely on the name {name}.",
+    None: "No organisation has proven that it issued this document: the attester is trusted "
+          "here, but who it is is not proven.",
 }
 MALFORMED = "A document hash is 0x followed by 64 hexadecimal digits (0-9, a-f)."
 CONTENT_SECURITY_POLICY = (
@@ -146,22 +160,47 @@ def verify_verdict(request, document_hash: str):
             names = _names(result.chain_id, result.attester, result.tx_hash)
         elif revocation is not None:
             names = _names(revocation.chain_id, revocation.attester)
+        issuer = result.issuer if result.verified else None
         response = render(request, "verification/verdict.html", _form_context(
             document_hash=normalised, result=result, reason=reason,
-            reason_text=REASON_TEXT.get(reason, ""), revocation=revocation, **names))
+            reason_text=REASON_TEXT.get(reason, ""), revocation=revocation,
+            issuer=issuer and _issuer_view(issuer), issuer_warning=_issuer_warning(issuer),
+            **names))
     response["Cache-Control"] = CACHE_VERDICT
     return response
 
 
 def _names(chain_id: int, attester: str, tx_hash: str | None = None) -> dict:
-    """What a chain id and an attester are called: the chain's name and explorer links, the
-    attester's name when an executor of that chain with that address has one."""
+    """What a chain id is called, and its explorer's links. (The attester is shown by its
+    address: an executor's registered name is its own claim, not an identity.)"""
     chain = Chain.objects.filter(pk=chain_id).first()
-    attester_name = (Executor.objects.filter(chain_id=chain_id, address=attester)
-                     .exclude(name="").values_list("name", flat=True).first())
     explorer = (chain.explorer_url.rstrip("/") if chain and chain.explorer_url else "")
     return {
         "chain_name": chain.name if chain else f"chain {chain_id}",
-        "attester_name": attester_name,
         "tx_url": f"{explorer}/tx/{tx_hash}" if explorer and tx_hash else "",
     }
+
+
+def _issuer_view(issuer) -> dict:
+    """The answer's issuer as the page says it: by what its identity is proven, how long ago."""
+    latest = max((p["checked_at"] for p in issuer.proofs), default=None)
+    return {"name": issuer.name, "domain": issuer.domain, "identity": issuer.identity,
+            "proven_by": " and ".join(METHOD_TEXT[p["method"]] for p in issuer.proofs),
+            "checked_ago": latest and ago(latest)}
+
+
+def _issuer_warning(issuer) -> str:
+    if issuer is not None and issuer.identity == "proven":
+        return ""
+    text = ISSUER_WARNING[issuer and issuer.identity]
+    return text.format(name=issuer.name, domain=issuer.domain) if issuer else text
+
+
+def ago(at, now=None) -> str:
+    """How long ago `at` was, in its largest unit: "just now", "5 min", "2 h", "3 days"."""
+    seconds = max(0, int(((now or timezone.now()) - at).total_seconds()))
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {'day' if unit == 'days' and count == 1 else unit} ago"
+    return "just now"

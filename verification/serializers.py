@@ -8,8 +8,9 @@ from rest_framework import serializers
 from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
+from issuers.serializers import VerdictIssuerField
 from registry.models import Chain
-from verification.reasons import REASONS
+from verification.rules import REASONS
 
 MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
 
@@ -127,17 +128,20 @@ class VerifyResponseSerializer(serializers.Serializer):
         help_text="With `merkleRoot`: the siblings from the document's leaf "
         "(keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed "
         "sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md).")
+    issuer = VerdictIssuerField()
     reason = serializers.ChoiceField(
         choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
         "among the document's attestations (on `chainId` when given), in this precedence: "
         "`not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` "
         "> `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > "
-        "`untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof "
-        "leads to no root bound here) > `not_found` (no attestation of it). "
+        "`unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's "
+        "issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > "
+        "`invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` "
+        "(no attestation of it). "
         "Each attestation's own reason is its first failing rule: chain active, trusted "
-        "attester, data as its schema says, not revoked, not expired, final (as the chain's "
-        "`finality` rule says).",
+        "attester, proven issuer (when required), data as its schema says, not revoked, not "
+        "expired, final (as the chain's `finality` rule says).",
     )
 
 

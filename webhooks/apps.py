@@ -9,6 +9,9 @@ class WebhooksConfig(AppConfig):
 
     def ready(self):
         from core import events
+        from registry import holdings
         from webhooks.outbox import record_event
+        from webhooks.services import subscriptions_end_for_keys
 
         events.listen(record_event)
+        holdings.on_key_ended(subscriptions_end_for_keys)

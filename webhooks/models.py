@@ -32,11 +32,13 @@ class EventType(models.TextChoices):
     CHAIN_STATUS_CHANGED = "chain.status_changed"
     CHAIN_STALLED = "chain.stalled"
     CHAIN_RESUMED = "chain.resumed"
+    ISSUER_IDENTITY_LAPSED = "issuer.identity_lapsed"
 
 
-# Administrators' data (the executor registry and RPC endpoints are the admin API's).
+# Administrators' data (the executor registry, RPC endpoints and issuers are the admin API's).
 ADMIN_EVENT_TYPES = frozenset({EventType.EXECUTOR_STATUS_CHANGED,
-                               EventType.RPC_ENDPOINT_STATUS_CHANGED})
+                               EventType.RPC_ENDPOINT_STATUS_CHANGED,
+                               EventType.ISSUER_IDENTITY_LAPSED})
 WORKFLOW_EVENT_TYPES = frozenset({EventType.WORKFLOW_STATE_CHANGED, EventType.WORKFLOW_CONFIRMED,
                                   EventType.WORKFLOW_FAILED})
 DOCUMENT_EVENT_TYPES = frozenset({EventType.DOCUMENT_VERIFIED, EventType.DOCUMENT_REVOKED})

@@ -8,7 +8,7 @@ listens, nor a read of a thousand subscriptions every few seconds: their count a
 what:
 
 - workflow events: the key that created the workflow, and admin keys;
-- executor and RPC endpoint events: admin keys only (the admin API's data);
+- executor, RPC endpoint and issuer events: admin keys only (the admin API's data);
 - chain events: every key;
 - document events: the keys that watch the document hash or bound it (the database is
   asked, for the few subscriptions that want them).
@@ -46,6 +46,7 @@ FACTS = {
     "chain.status_changed": {EventType.CHAIN_STATUS_CHANGED},
     "chain.stalled": {EventType.CHAIN_STALLED},
     "chain.resumed": {EventType.CHAIN_RESUMED},
+    "issuer.identity_lapsed": {EventType.ISSUER_IDENTITY_LAPSED},
 }
 
 

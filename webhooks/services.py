@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core.errors import Conflict, Invalid
 from registry.authentication import KeyHolder
-from registry.models import KeyScope
+from registry.models import ApiKey, KeyScope
 from registry.rpc_transport import host_refusal
 from webhooks import queueing, routing
 from webhooks.models import ADMIN_EVENT_TYPES, Delivery, DeliveryState, Subscription
@@ -70,6 +70,11 @@ def subscription_create(*, holder: KeyHolder, **fields) -> tuple[Subscription, s
     return subscription, secret
 
 
+def _key_revoked(owner: str) -> bool:
+    return ApiKey.objects.filter(prefix=owner.removeprefix("crk_"),
+                                 revoked_at__isnull=False).exists()
+
+
 def subscription_update(subscription: Subscription, *, holder: KeyHolder, **changes) -> None:
     """Apply `changes`; enabling a disabled subscription clears why it was disabled and sends
     its pending deliveries again from now (with a fresh retry period)."""
@@ -77,6 +82,9 @@ def subscription_update(subscription: Subscription, *, holder: KeyHolder, **chan
                        event_types=changes.get("event_types", subscription.event_types))
     now = timezone.now()
     enabling = changes.get("enabled") is True and not subscription.enabled
+    if enabling and _key_revoked(subscription.owner):
+        raise Conflict(f"Its key {subscription.owner} was revoked: this subscription stays "
+                       "disabled.", code="owner_key_revoked")
     with transaction.atomic():
         for name, value in changes.items():
             setattr(subscription, name, value)
@@ -87,6 +95,19 @@ def subscription_update(subscription: Subscription, *, holder: KeyHolder, **chan
             transaction.on_commit(lambda: queueing.queue_run(subscription.pk), robust=True)
         subscription.save()
     routing.forget()
+
+
+def subscriptions_end_for_keys(*, prefixes: list[str], now) -> None:
+    """A revoked (or deleted) key's subscriptions are disabled, saying why, in the revoking
+    transaction (registry/holdings.py): the next event is not delivered to them, and they are
+    not enabled again while their key is revoked."""
+    for prefix in prefixes:
+        Subscription.objects.filter(owner=prefix, enabled=True).update(
+            enabled=False, disabled_at=now, updated_at=now,
+            disabled_reason=f"Its key {prefix} was revoked: a revoked key's subscriptions "
+            "receive nothing.")
+    routing.forget()  # this process; the others read the subscriptions again (routing.py)
+    transaction.on_commit(routing.forget)
 
 
 def subscription_rotate_secret(subscription: Subscription, *,

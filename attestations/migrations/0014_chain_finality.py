@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('attestations', '0013_attestation_undecodable'),
-        ('registry', '0009_chain_finality'),
+        ('registry', '0010_chain_finality'),
     ]
 
     operations = [

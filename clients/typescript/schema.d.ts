@@ -261,6 +261,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        get: operations["adminListApiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get API key
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        get: operations["adminGetApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update API key
+         * @description API keys (never their secrets): their allow-lists, and revocation. Keys are created
+         *     with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+         */
+        patch: operations["adminUpdateApiKey"];
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{prefix}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Revoke the key, and end what it held, in one transaction: its executors lose their
+         *     trust (unless moved to another key), its webhook subscriptions are disabled (saying
+         *     why), its allow-list goes. Revoking a revoked key changes nothing.
+         */
+        post: operations["adminRevokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/categories": {
         parameters: {
             query?: never;
@@ -580,10 +649,32 @@ export interface paths {
         head?: never;
         /**
          * Update executor
-         * @description Revoke (`{"trusted": false}`) or restore an executor's trust: its attestations stop
-         *     or start verifying on the next request.
+         * @description Approve (`{"trusted": true}`) or revoke (`false`) an executor's trust, as the
+         *     approve and revoke-trust actions: its attestations start or stop verifying on the
+         *     next request.
          */
         patch: operations["adminUpdateExecutor"];
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an executor
+         * @description Trust the executor (a pending one, or restore a revoked one): its attestations
+         *     verify from the next request. Recorded in the audit trail with the key.
+         */
+        post: operations["adminApproveExecutor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/executors/{id}/deregister": {
@@ -600,6 +691,140 @@ export interface paths {
          * @description Take the executor out of service; it keeps its trust. Registering again revives it.
          */
         post: operations["adminDeregisterExecutor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/revoke-trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an executor's trust
+         * @description Its attestations stop verifying from the next request (also those made before).
+         *     Recorded in the audit trail with the key.
+         */
+        post: operations["adminRevokeExecutorTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/executors/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an executor to another executor key
+         * @description From now on another executor key speaks for the executor (registers, heartbeats,
+         *     claims); revoking its former key then leaves its trust as it is.
+         */
+        post: operations["adminTransferExecutor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/issuers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List issuers
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        get: operations["adminListIssuers"];
+        put?: never;
+        /**
+         * Create issuer
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        post: operations["adminCreateIssuer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/issuers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get issuer
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        get: operations["adminGetIssuer"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete issuer
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        delete: operations["adminDeleteIssuer"];
+        options?: never;
+        head?: never;
+        /**
+         * Update issuer
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        patch: operations["adminUpdateIssuer"];
+        trace?: never;
+    };
+    "/v1/admin/issuers/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the issuer's proofs now (DNS TXT, did:web), and answer it.
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        post: operations["adminCheckIssuer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/issuers/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The issuer's latest 50 checks, newest first.
+         * @description The organisations behind attester addresses, and their proven identity.
+         */
+        get: operations["adminListIssuerChecks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -752,6 +977,48 @@ export interface paths {
          * @description Addresses trusted on a chain besides its executors.
          */
         patch: operations["adminUpdateTrustedAttester"];
+        trace?: never;
+    };
+    "/v1/admin/trusted-attesters/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge proving a trusted attester's key
+         * @description An EIP-4361 message for the address's key to sign, then sent as `proof` when
+         *     adding the trusted attester (optional: the proof makes `provenAt`).
+         */
+        post: operations["adminChallengeTrustedAttester"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chain-registry/{chain}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge proving an address's key
+         * @description An EIP-4361 message for the address's key to sign (personal_sign), then sent with
+         *     the registration as `proof`: single use, valid for ADDRESS_PROOF_SECONDS (5 min).
+         */
+        post: operations["challengeExecutorAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/chain-registry/{chain}/heartbeat": {
@@ -1258,6 +1525,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A key as administrators see it: never its secret (shown once, at its creation). */
+        ApiKey: {
+            readonly prefix: string;
+            name: string;
+            readonly scope: components["schemas"]["ScopeEnum"];
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly lastUsedAt: string | null;
+            /** Format: date-time */
+            readonly expiresAt: string | null;
+            /** Format: date-time */
+            readonly revokedAt: string | null;
+            /** @description An executor key's standing allow-list: an executor it registers at one of these addresses (after proving it holds the address's key) is trusted at once, without an administrator's approval. Read at each registration; emptied when the key is revoked. */
+            allowedAddresses?: string[];
+        };
         /**
          * @description An attestation's schema, expiry and data as its schema decodes it: on-chain and
          *     offchain ones alike.
@@ -1303,6 +1586,18 @@ export interface components {
             /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
             confirmations: number;
         };
+        AttesterChallengeRequest: {
+            /**
+             * @description The address whose key will sign the challenge.
+             * @example 0xabababababababababababababababababababab
+             */
+            address: string;
+            /**
+             * Format: int64
+             * @description The chain the trusted attester is for.
+             */
+            chainId: number;
+        };
         /**
          * @description * `single` - Single
          *     * `multi` - Multi
@@ -1335,16 +1630,6 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
-            /**
-             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
-             *
-             *     * `confirmations` - Confirmations
-             *     * `safe` - Safe
-             *     * `finalized` - Finalized
-             */
-            finality?: components["schemas"]["ChainFinalityEnum"];
-            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
-            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -1364,6 +1649,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
             /**
              * @description Who registered the chain: an administrator, or import_chains.
              *
@@ -1378,37 +1672,6 @@ export interface components {
             /** Format: date-time */
             readonly updatedAt: string;
         };
-        /**
-         * @description * `confirmations` - Confirmations
-         *     * `safe` - Safe
-         *     * `finalized` - Finalized
-         * @enum {string}
-         */
-        ChainFinalityEnum: "confirmations" | "safe" | "finalized";
-        /** @description What the indexer last saw of the chain (attestations/finality.py). */
-        ChainHead: {
-            /** @description The newest head seen (null before the indexer's first run). */
-            headBlock: number | null;
-            /**
-             * Format: date-time
-             * @description When that head was first seen.
-             */
-            headAt: string | null;
-            /** @description The newest block final under the chain's `finality` rule. */
-            finalizedBlock: number | null;
-            /** @description No new head for the chain's stall window, or its safe/finalized block not advancing: answers about it are as of `headBlock`. */
-            stalled: boolean;
-            /** Format: date-time */
-            stalledSince: string | null;
-            /**
-             * @description Why it is stalled (empty when it is not).
-             *
-             *     * `` -
-             *     * `no_new_head` - no_new_head
-             *     * `finality_not_advancing` - finality_not_advancing
-             */
-            stallReason: components["schemas"]["StallReasonEnum"] | components["schemas"]["BlankEnum"];
-        };
         ChainRequest: {
             /** Format: int64 */
             chainId: number;
@@ -1422,16 +1685,6 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
-            /**
-             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
-             *
-             *     * `confirmations` - Confirmations
-             *     * `safe` - Safe
-             *     * `finalized` - Finalized
-             */
-            finality?: components["schemas"]["ChainFinalityEnum"];
-            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
-            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -1451,6 +1704,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
         };
         /**
          * @description * `admin` - Admin
@@ -1464,6 +1726,27 @@ export interface components {
          * @enum {string}
          */
         ChainStatusEnum: "active" | "inactive";
+        ChallengeRequest: {
+            /**
+             * @description The address whose key will sign the challenge.
+             * @example 0xabababababababababababababababababababab
+             */
+            address: string;
+        };
+        ChallengeResponse: {
+            /** @description The EIP-4361 message to sign, unchanged. */
+            message: string;
+            nonce: string;
+            address: string;
+            chainId: number;
+            /** Format: date-time */
+            issuedAt: string;
+            /**
+             * Format: date-time
+             * @description After this the proof is refused.
+             */
+            expiresAt: string;
+        };
         ContractName: {
             name: string;
             displayName?: string;
@@ -1614,10 +1897,31 @@ export interface components {
             readonly status: components["schemas"]["ExecutorStatusEnum"];
             readonly trusted: boolean;
             /**
+             * @description `trusted`, `pending` (registered, waiting for an administrator's approval) or `revoked`. Only a trusted executor's attestations verify.
+             *
+             *     * `trusted` - Trusted
+             *     * `pending` - Pending
+             *     * `revoked` - Revoked
+             */
+            readonly trust: components["schemas"]["TrustEnum"];
+            /** @description What made it trusted, last time it was: `approval`, `allow_list`, `automatic` or `admin_key` (empty: never trusted). */
+            readonly trustBasis: string;
+            /**
              * Format: date-time
-             * @description Set when an administrator revokes its trust.
+             * @description When it was last made trusted.
+             */
+            readonly trustedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while it is not trusted: from its registration until it is approved (unless its key's allow-list or its chain's policy trusted it), or since its trust was revoked.
              */
             readonly trustRevokedAt: string | null;
+            /** @description Who last approved or revoked its trust: an admin key's prefix, user:<name>, or the service (a revoked key). */
+            readonly trustChangedBy: string;
+            /** @description Why its trust last changed. */
+            readonly trustReason: string;
+            /** @description The prefix of the key that speaks for it. */
+            readonly registeredBy: string;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
             /**
@@ -1649,10 +1953,31 @@ export interface components {
             readonly status: components["schemas"]["ExecutorStatusEnum"];
             readonly trusted: boolean;
             /**
+             * @description `trusted`, `pending` (registered, waiting for an administrator's approval) or `revoked`. Only a trusted executor's attestations verify.
+             *
+             *     * `trusted` - Trusted
+             *     * `pending` - Pending
+             *     * `revoked` - Revoked
+             */
+            readonly trust: components["schemas"]["TrustEnum"];
+            /** @description What made it trusted, last time it was: `approval`, `allow_list`, `automatic` or `admin_key` (empty: never trusted). */
+            readonly trustBasis: string;
+            /**
              * Format: date-time
-             * @description Set when an administrator revokes its trust.
+             * @description When it was last made trusted.
+             */
+            readonly trustedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while it is not trusted: from its registration until it is approved (unless its key's allow-list or its chain's policy trusted it), or since its trust was revoked.
              */
             readonly trustRevokedAt: string | null;
+            /** @description Who last approved or revoked its trust: an admin key's prefix, user:<name>, or the service (a revoked key). */
+            readonly trustChangedBy: string;
+            /** @description Why its trust last changed. */
+            readonly trustReason: string;
+            /** @description The prefix of the key that speaks for it. */
+            readonly registeredBy: string;
             readonly pendingJobs: number | null;
             readonly headBlock: number | null;
             /**
@@ -1689,6 +2014,12 @@ export interface components {
             /** @description Not deregistered. */
             registered: number;
         };
+        /**
+         * @description * `approval` - Approval
+         *     * `automatic` - Automatic
+         * @enum {string}
+         */
+        ExecutorTrustEnum: "approval" | "automatic";
         HeartbeatRequest: {
             /** Format: uuid */
             executorId: string;
@@ -1727,6 +2058,29 @@ export interface components {
          * @enum {string}
          */
         HeartbeatStatusEnum: "blocked_by_fees" | "busy" | "draining" | "low_funds" | "ok" | "signer_error";
+        IdentityCheck: {
+            readonly id: number;
+            /** Format: date-time */
+            checkedAt?: string;
+            method: components["schemas"]["MethodEnum"];
+            /** Format: int64 */
+            chainId: number;
+            address: string;
+            proven: boolean;
+            /** @description Why it proves the address, or not. */
+            reason: string;
+            /** @description What the method read (clipped). */
+            seen?: string;
+            /** @description DNS: whether the resolver said the answer was authenticated (AD flag). */
+            dnssec?: boolean | null;
+        };
+        /**
+         * @description * `proven` - Proven
+         *     * `lapsed` - Lapsed
+         *     * `unproven` - Unproven
+         * @enum {string}
+         */
+        IdentityEnum: "proven" | "lapsed" | "unproven";
         Interface: {
             functions: {
                 [key: string]: unknown;
@@ -1737,6 +2091,60 @@ export interface components {
             errors: {
                 [key: string]: unknown;
             }[];
+        };
+        Issuer: {
+            readonly id: number;
+            /** @description The organisation's display name. */
+            name: string;
+            /** @description The domain whose DNS TXT records or /.well-known/did.json prove the addresses (lowercase, no scheme, no port). */
+            domain: string;
+            /**
+             * @description proven: every address is proven by at least one method at its latest check; lapsed: a proof that held is gone; unproven: never proven.
+             *
+             *     * `proven` - Proven
+             *     * `lapsed` - Lapsed
+             *     * `unproven` - Unproven
+             */
+            readonly identity: components["schemas"]["IdentityEnum"];
+            /**
+             * Format: date-time
+             * @description When its proofs were last checked.
+             */
+            readonly checkedAt: string | null;
+            /** @description The attester addresses it stands behind, per chain. Given on a PATCH, the list replaces the previous one (an address kept keeps its proofs). */
+            addresses?: components["schemas"]["IssuerAddress"][];
+            /** Format: date-time */
+            readonly createdAt: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+        };
+        IssuerAddress: {
+            /** Format: int64 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababab */
+            address: string;
+            readonly identity: components["schemas"]["IdentityEnum"];
+            /** @description The methods that proved the address at its latest check, and when. */
+            readonly proofs: {
+                /** @enum {string} */
+                method: "dns" | "did_web";
+                /** Format: date-time */
+                checkedAt: string;
+            }[];
+        };
+        IssuerAddressRequest: {
+            /** Format: int64 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababab */
+            address: string;
+        };
+        IssuerRequest: {
+            /** @description The organisation's display name. */
+            name: string;
+            /** @description The domain whose DNS TXT records or /.well-known/did.json prove the addresses (lowercase, no scheme, no port). */
+            domain: string;
+            /** @description The attester addresses it stands behind, per chain. Given on a PATCH, the list replaces the previous one (an address kept keeps its proofs). */
+            addresses?: components["schemas"]["IssuerAddressRequest"][];
         };
         /** @description A workflow as its executor needs it: what to attest, where, and by when. */
         Job: {
@@ -1824,6 +2232,12 @@ export interface components {
          * @enum {string}
          */
         KindEnum: "eas" | "schema_registry" | "other";
+        /**
+         * @description * `dns` - DNS TXT
+         *     * `did_web` - did:web
+         * @enum {string}
+         */
+        MethodEnum: "dns" | "did_web";
         Monitoring: {
             enabled?: boolean;
             intervalSeconds?: number;
@@ -1949,6 +2363,13 @@ export interface components {
          * @enum {string}
          */
         OverrideStatusEnum: "healthy" | "degraded" | "down" | "maintenance";
+        PaginatedApiKeyList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["ApiKey"][];
+        };
         PaginatedAttestationList: {
             /** Format: uri */
             next: string | null;
@@ -2004,6 +2425,13 @@ export interface components {
             /** Format: uri */
             previous: string | null;
             results: components["schemas"]["Executor"][];
+        };
+        PaginatedIssuerList: {
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Issuer"][];
         };
         PaginatedOffchainAttestationList: {
             /** Format: uri */
@@ -2082,6 +2510,12 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Workflow"][];
         };
+        /** @description A key as administrators see it: never its secret (shown once, at its creation). */
+        PatchedApiKeyRequest: {
+            name?: string;
+            /** @description An executor key's standing allow-list: an executor it registers at one of these addresses (after proving it holds the address's key) is trusted at once, without an administrator's approval. Read at each registration; emptied when the key is revoked. */
+            allowedAddresses?: string[];
+        };
         PatchedCategoryRequest: {
             slug?: string;
             name?: string;
@@ -2100,16 +2534,6 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
-            /**
-             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
-             *
-             *     * `confirmations` - Confirmations
-             *     * `safe` - Safe
-             *     * `finalized` - Finalized
-             */
-            finality?: components["schemas"]["ChainFinalityEnum"];
-            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
-            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2129,6 +2553,15 @@ export interface components {
             replaceAfterBlocks?: number;
             /** @description An executor whose balance pays for fewer batches than this at the current fees reports low_funds (0: never). */
             lowFundsBatches?: number;
+            /**
+             * @description `approval`: a new executor is untrusted (its attestations do not verify) until an administrator approves it, unless its key's allow-list names its address; `automatic`: an executor is trusted once it proved it holds its address's key.
+             *
+             *     * `approval` - Approval
+             *     * `automatic` - Automatic
+             */
+            executorTrust?: components["schemas"]["ExecutorTrustEnum"];
+            /** @description Executors not trusted here may claim binding jobs (their attestations verify only once they are trusted). Default: they hold a lease but take no jobs. */
+            untrustedExecutorJobs?: boolean;
         };
         PatchedChainStatusRequest: {
             status?: components["schemas"]["ChainStatusEnum"];
@@ -2163,6 +2596,19 @@ export interface components {
         };
         PatchedExecutorTrustRequest: {
             trusted?: boolean;
+            /**
+             * @description Why: kept on the executor and in the audit trail.
+             * @default
+             */
+            reason?: string;
+        };
+        PatchedIssuerRequest: {
+            /** @description The organisation's display name. */
+            name?: string;
+            /** @description The domain whose DNS TXT records or /.well-known/did.json prove the addresses (lowercase, no scheme, no port). */
+            domain?: string;
+            /** @description The attester addresses it stands behind, per chain. Given on a PATCH, the list replaces the previous one (an address kept keeps its proofs). */
+            addresses?: components["schemas"]["IssuerAddressRequest"][];
         };
         PatchedRpcEndpointRequest: {
             /** Format: int64 */
@@ -2209,6 +2655,13 @@ export interface components {
             /** @example 0xabababababababababababababababababababab */
             address?: string;
             note?: string;
+            /** @description Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by the address, proving it holds its key; refused (400) unless valid. Its time is kept as `provenAt`. */
+            proof?: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
         };
         /** @description An RFC 9457 problem document. */
         Problem: {
@@ -2261,18 +2714,6 @@ export interface components {
             isTestnet?: boolean;
             /** @description Blocks on top of a record before it counts as final. */
             confirmations: number;
-            /**
-             * @description When a record counts as final: `confirmations` (that many blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
-             *
-             *     * `confirmations` - Confirmations
-             *     * `safe` - Safe
-             *     * `finalized` - Finalized
-             */
-            finality: components["schemas"]["ChainFinalityEnum"];
-            /** @description Whether the chain is stalled (`head.stalled`; false before a first run). */
-            readonly stalled: boolean;
-            /** @description What the indexer last saw of the chain (its fields null before its first run). */
-            readonly head: components["schemas"]["ChainHead"];
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2331,6 +2772,13 @@ export interface components {
         RegisterRequest: {
             /** @example 0xabababababababababababababababababababab */
             address: string;
+            /** @description A challenge (POST /v1/chain-registry/{chain}/challenge) signed by the address: registering proves the caller holds its key. */
+            proof: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
             /** @default  */
             name?: string;
             /** @default  */
@@ -2463,12 +2911,12 @@ export interface components {
             encoded: string | null;
         };
         /**
-         * @description * `` -
-         *     * `no_new_head` - no_new_head
-         *     * `finality_not_advancing` - finality_not_advancing
+         * @description * `admin` - Admin
+         *     * `api` - Api
+         *     * `executor` - Executor
          * @enum {string}
          */
-        StallReasonEnum: "no_new_head" | "finality_not_advancing";
+        ScopeEnum: "admin" | "api" | "executor";
         StatusChange: {
             fromStatus?: components["schemas"]["ExecutorStatusEnum"] | components["schemas"]["BlankEnum"];
             toStatus: components["schemas"]["ExecutorStatusEnum"];
@@ -2599,6 +3047,24 @@ export interface components {
             /** @description Blocks from the record's block to the chain's head as the indexer last saw it, that block included; compare with the chain's `confirmations`. */
             confirmations: number;
         };
+        TransferRequest: {
+            /** @description The prefix of the executor key that speaks for it from now on (crk_ and 12 hex digits). */
+            key: string;
+        };
+        TrustDecisionRequest: {
+            /**
+             * @description Why: kept on the executor and in the audit trail.
+             * @default
+             */
+            reason?: string;
+        };
+        /**
+         * @description * `trusted` - Trusted
+         *     * `pending` - Pending
+         *     * `revoked` - Revoked
+         * @enum {string}
+         */
+        TrustEnum: "trusted" | "pending" | "revoked";
         TrustedAttester: {
             readonly id: number;
             /** Format: int64 */
@@ -2607,6 +3073,11 @@ export interface components {
             address: string;
             note?: string;
             readonly addedBy: string;
+            /**
+             * Format: date-time
+             * @description When the address proved it holds its key (an EIP-4361 proof sent with it).
+             */
+            readonly provenAt: string | null;
             /** Format: date-time */
             readonly createdAt: string;
         };
@@ -2616,6 +3087,13 @@ export interface components {
             /** @example 0xabababababababababababababababababababab */
             address: string;
             note?: string;
+            /** @description Optional: a challenge (POST /v1/admin/trusted-attesters/challenge) signed by the address, proving it holds its key; refused (400) unless valid. Its time is kept as `provenAt`. */
+            proof?: {
+                /** @description The EIP-4361 message of a challenge, exactly as issued. */
+                message: string;
+                /** @description The address's EIP-191 (personal_sign) signature of the message: 0x + 130 hex digits. */
+                signature: string;
+            };
         };
         Uptime: {
             /** Format: double */
@@ -2684,18 +3162,6 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
-            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
-            readonly finality: {
-                /**
-                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
-                 * @enum {string}
-                 */
-                rule: "confirmations" | "safe" | "finalized";
-                /** @description The newest block final under that rule when the answer was made (null: none yet). */
-                finalizedBlock: number | null;
-            } | null;
-            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
-            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -2707,13 +3173,33 @@ export interface components {
             merkleRoot: string | null;
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
+            /** @description The issuer of the attester that made the attestation (an organisation an administrator registered, with the domain that proves it), or null: none, or not verified. */
+            readonly issuer: {
+                /** @description The issuer's display name (set by an administrator, not by the executor). */
+                name: string;
+                /** @description The domain that proves it. */
+                domain: string;
+                /**
+                 * @description Whether the domain proves this attester address now: proven (a DNS TXT record or the did:web document of the domain names it), lapsed (it did, no longer), unproven (never did).
+                 * @enum {string}
+                 */
+                identity: "proven" | "lapsed" | "unproven";
+                /** @description The methods that proved the address at its latest check, and when. */
+                proofs: {
+                    /** @enum {string} */
+                    method: "dns" | "did_web";
+                    /** Format: date-time */
+                    checkedAt: string;
+                }[];
+            } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `unproven_issuer` - unproven_issuer
              *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
@@ -2727,6 +3213,7 @@ export interface components {
          *     * `invalid_proof` - invalid_proof
          *     * `chain_inactive` - chain_inactive
          *     * `untrusted_attester` - untrusted_attester
+         *     * `unproven_issuer` - unproven_issuer
          *     * `undecodable` - undecodable
          *     * `not_timestamped` - not_timestamped
          *     * `expired` - expired
@@ -2734,7 +3221,7 @@ export interface components {
          *     * `not_final` - not_final
          * @enum {string}
          */
-        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
+        VerifyReasonEnum: "not_found" | "invalid_proof" | "chain_inactive" | "untrusted_attester" | "unproven_issuer" | "undecodable" | "not_timestamped" | "expired" | "revoked" | "not_final";
         VerifyRequest: {
             /**
              * @description The document's hash, 0x + 64 hex digits: the hash of the file's bytes, SHA-256 by default, keccak-256 also accepted (`GET /chains` lists each chain's `documentHashAlgorithms`, the default first).
@@ -2806,18 +3293,6 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
-            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
-            readonly finality: {
-                /**
-                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
-                 * @enum {string}
-                 */
-                rule: "confirmations" | "safe" | "finalized";
-                /** @description The newest block final under that rule when the answer was made (null: none yet). */
-                finalizedBlock: number | null;
-            } | null;
-            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
-            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -2829,13 +3304,33 @@ export interface components {
             merkleRoot: string | null;
             /** @description With `merkleRoot`: the siblings from the document's leaf (keccak256(keccak256(abi.encode(documentHash)))) to the root, each pair hashed sorted, as OpenZeppelin's MerkleProof.verify takes them (docs/verify-yourself.md). */
             proof: string[] | null;
+            /** @description The issuer of the attester that made the attestation (an organisation an administrator registered, with the domain that proves it), or null: none, or not verified. */
+            readonly issuer: {
+                /** @description The issuer's display name (set by an administrator, not by the executor). */
+                name: string;
+                /** @description The domain that proves it. */
+                domain: string;
+                /**
+                 * @description Whether the domain proves this attester address now: proven (a DNS TXT record or the did:web document of the domain names it), lapsed (it did, no longer), unproven (never did).
+                 * @enum {string}
+                 */
+                identity: "proven" | "lapsed" | "unproven";
+                /** @description The methods that proved the address at its latest check, and when. */
+                proofs: {
+                    /** @enum {string} */
+                    method: "dns" | "did_web";
+                    /** Format: date-time */
+                    checkedAt: string;
+                }[];
+            } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
              *     * `chain_inactive` - chain_inactive
              *     * `untrusted_attester` - untrusted_attester
+             *     * `unproven_issuer` - unproven_issuer
              *     * `undecodable` - undecodable
              *     * `not_timestamped` - not_timestamped
              *     * `expired` - expired
@@ -2870,11 +3365,10 @@ export interface components {
          *     * `executor.status_changed` - Executor Status Changed
          *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
          *     * `chain.status_changed` - Chain Status Changed
-         *     * `chain.stalled` - Chain Stalled
-         *     * `chain.resumed` - Chain Resumed
+         *     * `issuer.identity_lapsed` - Issuer Identity Lapsed
          * @enum {string}
          */
-        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed" | "chain.stalled" | "chain.resumed";
+        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed" | "issuer.identity_lapsed";
         Workflow: {
             /** Format: uuid */
             readonly workflowId: string;
@@ -4865,6 +5359,659 @@ export interface operations {
             };
             /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
             409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 50 by default, from 1 to 500. */
+                limit?: number;
+                name?: string;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /**
+                 * @description Ordering
+                 *
+                 *     * `createdAt` - Createdat
+                 *     * `-createdAt` - Createdat (descending)
+                 *     * `name` - Name
+                 *     * `-name` - Name (descending)
+                 */
+                ordering?: ("-createdAt" | "-name" | "createdAt" | "name")[];
+                revoked?: boolean;
+                /**
+                 * @description Multiple values may be separated by commas.
+                 *
+                 *     * `admin` - Admin
+                 *     * `api` - Api
+                 *     * `executor` - Executor
+                 */
+                scope?: ("admin" | "api" | "executor")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedApiKeyList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedApiKeyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -9490,6 +10637,195 @@ export interface operations {
             };
         };
     };
+    adminApproveExecutor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TrustDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     adminDeregisterExecutor: {
         parameters: {
             query?: never;
@@ -9620,6 +10956,1482 @@ export interface operations {
             };
             /** @description The request body is not JSON (or its charset is not a text encoding). */
             415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminRevokeExecutorTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TrustDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminTransferExecutor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A UUID string identifying this executor. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorDetail"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListIssuers: {
+        parameters: {
+            query?: {
+                domain?: string;
+                /**
+                 * @description Multiple values may be separated by commas.
+                 *
+                 *     * `proven` - Proven
+                 *     * `lapsed` - Lapsed
+                 *     * `unproven` - Unproven
+                 */
+                identity?: ("lapsed" | "proven" | "unproven")[];
+                /** @description Page size, 50 by default, from 1 to 500. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /**
+                 * @description Ordering
+                 *
+                 *     * `name` - Name
+                 *     * `-name` - Name (descending)
+                 *     * `domain` - Domain
+                 *     * `-domain` - Domain (descending)
+                 *     * `checkedAt` - Checkedat
+                 *     * `-checkedAt` - Checkedat (descending)
+                 *     * `createdAt` - Createdat
+                 *     * `-createdAt` - Createdat (descending)
+                 */
+                ordering?: ("-checkedAt" | "-createdAt" | "-domain" | "-name" | "checkedAt" | "createdAt" | "domain" | "name")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedIssuerList"];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCreateIssuer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssuerRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The absolute path of the created resource. */
+                    Location?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issuer"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminGetIssuer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds: 304 without a body when the representation has one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this issuer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issuer"];
+                };
+            };
+            /** @description Not modified: the representation still has the ETag given in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: a client may keep it, and revalidates it with `If-None-Match` before use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminDeleteIssuer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this issuer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminUpdateIssuer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this issuer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedIssuerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description A strong validator of this representation; send it back in `If-Match` to change the resource, or `If-None-Match` to read it. */
+                    ETag?: string;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issuer"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminCheckIssuer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read: the change is made only if it still has it (else 412). Without the header, the change is made whatever the resource's state. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description A unique integer value identifying this issuer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issuer"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed (`precondition_failed`): the resource has changed since the ETag given in `If-Match`; read it again. */
+            412: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminListIssuerChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A unique integer value identifying this issuer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityCheck"][];
+                };
+            };
+            /** @description Invalid input: a bad or unknown query parameter (`unknown_parameter`); `errors` names each one. */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
                 headers: {
                     /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
                     "X-Request-ID"?: string;
@@ -11600,6 +14412,358 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window, and the count, start again. */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    adminChallengeTrustedAttester: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttesterChallengeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResponse"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON (or its charset is not a text encoding). */
+            415: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: the key made too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`service_unavailable`): the database (or, for a live read, every RPC endpoint of the chain) does not answer; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the request may be tried again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    challengeExecutorAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chain id (31337) or short name (anvil). */
+                chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `private, no-store`: an answer to a key is not kept. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResponse"];
+                };
+            };
+            /** @description Invalid input; `errors` names each field (the first ten). A body beyond the endpoint's bounds (object keys, array items, depth: docs/api.md) is refused before it is read further (`too_many_keys`, `too_many_items`, `parse_error`). */
+            400: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked key. */
+            401: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this. */
+            403: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a duplicate unique value, or the resource is still referenced. */
+            409: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
+                    /** @description Requests the key may make in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left to the key in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window, and the count, start again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body was sent chunked, without a Content-Length. */
+            411: {
+                headers: {
+                    /** @description The request's id, as sent by the client when it sent a sane one, else a new one; log lines carry it too. */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14465,10 +17629,9 @@ export interface operations {
                  *     * `executor.status_changed` - Executor Status Changed
                  *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
                  *     * `chain.status_changed` - Chain Status Changed
-                 *     * `chain.stalled` - Chain Stalled
-                 *     * `chain.resumed` - Chain Resumed
+                 *     * `issuer.identity_lapsed` - Issuer Identity Lapsed
                  */
-                eventType?: "chain.resumed" | "chain.stalled" | "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
+                eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "issuer.identity_lapsed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
                 /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */

@@ -1,16 +1,18 @@
+from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
+from core.errors import Invalid
 from core.lean import answer, read_request
 from core.viewsets import AdminViewSet, created_headers
-from executors import serializers, services
+from executors import proofs, serializers, services, trust
 from executors.api import filters
 from executors.models import Executor, TrustedAttester
 from registry.authentication import BearerKeyAuthentication
-from registry.models import Chain
+from registry.models import ApiKey, Chain, KeyScope
 from registry.permissions import HasAdminScope, HasExecutorScope
 
 CHAIN_PARAMETER = OpenApiParameter(
@@ -22,14 +24,30 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
     """The executor registry of one chain: executors register and keep their lease alive."""
 
     permission_classes = [HasExecutorScope]
-    # An inactive chain (OpenAPI lists the 409). The chain's executor jobs are served
-    # under the same path by bindings/api/jobs.py.
-    conflict_actions = ["register"]
+    # An inactive chain, too many open challenges (OpenAPI lists the 409). The chain's
+    # executor jobs are served under the same path by bindings/api/jobs.py.
+    conflict_actions = ["register", "challenge"]
     lookup_field = "chain"
     lookup_value_regex = "[^/]+"
 
     def chain(self) -> Chain:
         return Chain.objects.registered(self.kwargs["chain"])
+
+    @extend_schema(operation_id="challengeExecutorAddress",
+                   summary="Ask for a challenge proving an address's key",
+                   parameters=[CHAIN_PARAMETER], request=serializers.ChallengeSerializer,
+                   responses=serializers.ChallengeResponseSerializer)
+    @action(detail=True, methods=["post"])
+    def challenge(self, request, chain=None):
+        """An EIP-4361 message for the address's key to sign (personal_sign), then sent with
+        the registration as `proof`: single use, valid for ADDRESS_PROOF_SECONDS (5 min)."""
+        body = serializers.ChallengeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        issued = proofs.challenge_issue(
+            purpose=proofs.Purpose.REGISTER, chain=self.chain(), key_prefix=request.auth.prefix,
+            address=body.validated_data["address"], origin=proofs.origin_of(request))
+        # 200, not 201: the challenge is the answer, not a resource to read back.
+        return Response(serializers.ChallengeResponseSerializer(issued).data)
 
     @extend_schema(operation_id="registerExecutor", summary="Register an executor",
                    parameters=[CHAIN_PARAMETER], request=serializers.RegisterSerializer,
@@ -40,7 +58,8 @@ class ChainRegistryViewSet(viewsets.GenericViewSet):
         body = serializers.RegisterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         executor, created = services.executor_register(
-            chain=self.chain(), holder=request.auth, **body.validated_data
+            chain=self.chain(), holder=request.auth, origin=proofs.origin_of(request),
+            **body.validated_data
         )
         if not created:
             return Response(serializers.ExecutorSerializer(executor).data)
@@ -81,12 +100,60 @@ class ExecutorAdminViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.Retri
     @extend_schema(request=serializers.ExecutorTrustSerializer,
                    responses=serializers.ExecutorDetailSerializer)
     def partial_update(self, request, pk=None):
-        """Revoke (`{"trusted": false}`) or restore an executor's trust: its attestations stop
-        or start verifying on the next request."""
-        executor = self.get_object()
+        """Approve (`{"trusted": true}`) or revoke (`false`) an executor's trust, as the
+        approve and revoke-trust actions: its attestations start or stop verifying on the
+        next request."""
+        executor = self.get_object()  # an unknown one is a 404 whatever the body
         body = serializers.ExecutorTrustSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        executor = Executor.set_trust(executor.pk, trusted=body.validated_data["trusted"])
+        return self._decide(executor, trusted=body.validated_data["trusted"],
+                            reason=body.validated_data["reason"])
+
+    @extend_schema(operation_id="adminApproveExecutor", summary="Approve an executor",
+                   request=serializers.TrustDecisionSerializer,
+                   responses=serializers.ExecutorDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        """Trust the executor (a pending one, or restore a revoked one): its attestations
+        verify from the next request. Recorded in the audit trail with the key."""
+        return self._decide(self.get_object(), trusted=True, reason=self._reason(request))
+
+    @extend_schema(operation_id="adminRevokeExecutorTrust", summary="Revoke an executor's trust",
+                   request=serializers.TrustDecisionSerializer,
+                   responses=serializers.ExecutorDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="revoke-trust")
+    def revoke_trust(self, request, pk=None):
+        """Its attestations stop verifying from the next request (also those made before).
+        Recorded in the audit trail with the key."""
+        return self._decide(self.get_object(), trusted=False, reason=self._reason(request))
+
+    @extend_schema(operation_id="adminTransferExecutor",
+                   summary="Move an executor to another executor key",
+                   request=serializers.TransferSerializer,
+                   responses=serializers.ExecutorDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def transfer(self, request, pk=None):
+        """From now on another executor key speaks for the executor (registers, heartbeats,
+        claims); revoking its former key then leaves its trust as it is."""
+        executor = self.get_object()
+        body = serializers.TransferSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        key = ApiKey.objects.filter(prefix=body.validated_data["key"][4:],
+                                    scope=KeyScope.EXECUTOR, revoked_at__isnull=True).first()
+        if key is None:
+            raise Invalid({"key": ["No executor key with this prefix, or it is revoked."]},
+                          code="invalid")
+        executor = trust.executor_transfer(executor.pk, to_key=key)
+        return Response(serializers.ExecutorDetailSerializer(executor).data)
+
+    def _reason(self, request) -> str:
+        body = serializers.TrustDecisionSerializer(data=request.data or {})
+        body.is_valid(raise_exception=True)
+        return body.validated_data["reason"]
+
+    def _decide(self, executor, *, trusted: bool, reason: str):
+        executor = Executor.set_trust(executor.pk, trusted=trusted, reason=reason,
+                                      by=self.request.auth.prefix)
         return Response(serializers.ExecutorDetailSerializer(executor).data)
 
     @extend_schema(request=None, responses=serializers.ExecutorDetailSerializer)
@@ -104,5 +171,41 @@ class TrustedAttesterViewSet(AdminViewSet):
     serializer_class = serializers.TrustedAttesterSerializer
     filterset_class = filters.TrustedAttesterFilter
 
+    conflict_actions = ["challenge"]  # too many open challenges
+
     def perform_create(self, serializer):
-        serializer.save(added_by=self.request.auth.prefix)
+        with transaction.atomic():  # a refused proof adds nothing
+            serializer.save(added_by=self.request.auth.prefix, **self._proven(serializer))
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            serializer.save(**self._proven(serializer))
+
+    def _proven(self, serializer) -> dict:
+        """{"proven_at": now} when the request sent a proof, which it uses up."""
+        proof = serializer.validated_data.pop("proof", None)
+        if proof is None:
+            return {}
+        chain = serializer.validated_data.get("chain") or serializer.instance.chain
+        address = serializer.validated_data.get("address") or serializer.instance.address
+        used = proofs.proof_use(proof, purpose=proofs.Purpose.TRUSTED_ATTESTER, chain=chain,
+                                address=address, key_prefix=self.request.auth.prefix,
+                                origin=proofs.origin_of(self.request))
+        return {"proven_at": used.used_at}
+
+    @extend_schema(operation_id="adminChallengeTrustedAttester",
+                   summary="Ask for a challenge proving a trusted attester's key",
+                   request=serializers.AttesterChallengeSerializer,
+                   responses=serializers.ChallengeResponseSerializer)
+    @action(detail=False, methods=["post"])
+    def challenge(self, request):
+        """An EIP-4361 message for the address's key to sign, then sent as `proof` when
+        adding the trusted attester (optional: the proof makes `provenAt`)."""
+        body = serializers.AttesterChallengeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        issued = proofs.challenge_issue(
+            purpose=proofs.Purpose.TRUSTED_ATTESTER, chain=body.validated_data["chain_id"],
+            address=body.validated_data["address"], key_prefix=request.auth.prefix,
+            origin=proofs.origin_of(request))
+        # 200, not 201: the challenge is the answer, not a resource to read back.
+        return Response(serializers.ChallengeResponseSerializer(issued).data)

@@ -9,7 +9,9 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bindings.workflows import BATCH_LIMIT
 from core.errors import NotFound
+from core.parsers import BodyLimits
 from issuance import progress
 from issuance.api import serializers
 from issuance.models import Run
@@ -50,6 +52,9 @@ class RunsView(IssuerView):
 
 @extend_schema(exclude=True)
 class RunDocumentsView(IssuerView):
+    # issue.js sends up to 1,000 documents and 1,000 skipped files of two fields each
+    body_limits = BodyLimits(keys=5 * BATCH_LIMIT, items=3 * BATCH_LIMIT)
+
     def post(self, request, run_id):
         run = self.run(run_id)
         body = serializers.RunDocumentsSerializer(data=request.data)

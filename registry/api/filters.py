@@ -9,6 +9,7 @@ from core.filters import (
     OrderingFilter,
     StrictBooleanFilter,
 )
+from registry.models.api_keys import ApiKey, KeyScope
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import OverrideStatus, ProbeStatus, ProviderHealth, RpcEndpoint
@@ -107,4 +108,15 @@ class ProviderHealthFilter(filters.FilterSet):
 
     class Meta:
         model = ProviderHealth
+        fields = []
+
+
+class ApiKeyFilter(filters.FilterSet):
+    scope = ChoiceInFilter(choices=KeyScope.choices)
+    revoked = StrictBooleanFilter(field_name="revoked_at", lookup_expr="isnull", exclude=True)
+    name = filters.CharFilter()
+    ordering = OrderingFilter(fields=(("created_at", "createdAt"), ("name", "name")))
+
+    class Meta:
+        model = ApiKey
         fields = []

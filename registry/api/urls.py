@@ -11,5 +11,6 @@ router.register("contract-names", views.ContractNameViewSet, basename="contract-
 router.register("contract-versions", views.ContractVersionViewSet, basename="contract-version")
 router.register("deployments", views.DeploymentViewSet, basename="deployment")
 router.register("rpc", views.RpcEndpointViewSet, basename="rpc-endpoint")
+router.register("api-keys", views.ApiKeyViewSet, basename="api-key")
 
 urlpatterns = router.urls

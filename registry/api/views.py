@@ -1,14 +1,17 @@
+import re
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.conditional import ConditionalMixin
-from core.errors import Conflict
+from core.errors import Conflict, NotFound
 from core.parsers import BodyLimits
 from core.viewsets import AdminAccess, AdminViewSet, CreatedLocationMixin
 from registry import serializers
 from registry.api import filters
+from registry.models.api_keys import ApiKey
 from registry.models.chains import Chain
 from registry.models.contracts import Category, ContractName, ContractVersion, Deployment
 from registry.models.rpc import ProviderHealth, RpcEndpoint
@@ -108,3 +111,34 @@ class ProviderHealthViewSet(
 
     def perform_create(self, serializer):
         serializer.save(reported_by=self.request.auth.prefix)
+
+
+class ApiKeyViewSet(AdminAccess, ConditionalMixin, mixins.ListModelMixin,
+                    mixins.RetrieveModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """API keys (never their secrets): their allow-lists, and revocation. Keys are created
+    with `manage.py create_api_key` or in the Django admin (the secret is shown there once)."""
+
+    queryset = ApiKey.objects.all()
+    serializer_class = serializers.ApiKeySerializer
+    filterset_class = filters.ApiKeyFilter
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    lookup_field = "prefix"
+    lookup_value_regex = "[^/]+"  # a prefix is crk_ and 12 hex digits: anything else a 404
+
+    def get_object(self):
+        prefix = self.kwargs["prefix"]
+        if not re.fullmatch(r"crk_[0-9a-f]{12}", prefix):
+            raise NotFound("No API key with this prefix (crk_ and 12 hex digits).")
+        self.kwargs["prefix"] = prefix.removeprefix("crk_")
+        return super().get_object()
+
+    @extend_schema(operation_id="adminRevokeApiKey", summary="Revoke an API key",
+                   request=None, responses=serializers.ApiKeySerializer)
+    @action(detail=True, methods=["post"])
+    def revoke(self, request, prefix=None):
+        """Revoke the key, and end what it held, in one transaction: its executors lose their
+        trust (unless moved to another key), its webhook subscriptions are disabled (saying
+        why), its allow-list goes. Revoking a revoked key changes nothing."""
+        key = self.get_object()
+        key.revoke()
+        return Response(self.get_serializer(key).data)

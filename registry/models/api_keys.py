@@ -1,105 +1,17 @@
 import hmac
 import re
 import secrets
-import time
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.conf import settings
-from django.core.cache import cache
-from django.core.signals import setting_changed
 from django.db import models, transaction
-from django.dispatch import receiver
 from django.utils import timezone
 
+from registry import holdings, key_cache
+
 KEY_PATTERN = re.compile(r"crk_(?P<prefix>[0-9a-f]{12})\.(?P<secret>[A-Za-z0-9_-]{43})")
-TOUCH_INTERVAL = timedelta(minutes=1)
-# Authentication reads a key through the cache, at most once a minute from the database;
-# saving, revoking or deleting a key drops its entry (in every process, with a shared cache).
-CACHE_SECONDS = 60
-
-
-def _cache_key(prefix: str) -> str:
-    return f"api-key:v2:{prefix}"  # (generation, CachedKey | False)
-
-
-def _generation_key(prefix: str) -> str:
-    return f"api-key-generation:{prefix}"
-
-
-def forget_cached(prefixes) -> None:
-    """Drop cached keys now and again after the transaction commits.
-
-    A request that read the row before the change may write it back into the cache after
-    both (its database read raced the revocation): each entry is tagged with the key's
-    generation as it was before that read, and each change starts a new generation, so such
-    a late write is never taken. The same for this process's memo (forget_recent)."""
-    names = [_cache_key(prefix) for prefix in prefixes]
-
-    def forget():
-        cache.set_many({_generation_key(prefix): secrets.token_hex(8) for prefix in prefixes},
-                       timeout=None)
-        cache.delete_many(names)
-        forget_recent(prefixes)
-
-    forget()
-    transaction.on_commit(forget)
-
-
-# Keys this process authenticated in the last API_KEY_MEMO_SECONDS: raw key -> (what it
-# authenticates as, its CachedKey (None for a key set in the environment), until when, by
-# time.monotonic()). Such a key is not looked up again meanwhile: no HMAC, no cache read
-# (a Redis round trip in production). Only keys that authenticated are kept, so clients
-# cannot fill it; saving, revoking or deleting a key drops it here at once, and from the
-# memo of other processes within API_KEY_MEMO_SECONDS (docs/decisions.md).
-_recent: dict[str, tuple[object, "CachedKey | None", float]] = {}
-RECENT_LIMIT = 1024
-# Moves on whenever keys are forgotten: a lookup that started before does not remember.
-_memo_generation = 0
-
-
-def memo_generation() -> int:
-    return _memo_generation
-
-
-def recent(raw_key: str) -> tuple[object, "CachedKey | None"] | None:
-    """(holder, key) remembered for `raw_key`, if it is still fresh."""
-    found = _recent.get(raw_key)
-    if found is None or found[2] <= time.monotonic():
-        return None
-    return found[0], found[1]
-
-
-def remember_recent(raw_key: str, holder, key: "CachedKey | None", generation: int) -> None:
-    """Remember what a lookup that started at memo `generation` found, unless some key was
-    forgotten since (it may have been this one, revoked while the lookup ran)."""
-    seconds = settings.API_KEY_MEMO_SECONDS
-    if seconds <= 0 or generation != _memo_generation:
-        return
-    if len(_recent) >= RECENT_LIMIT:
-        _recent.clear()  # a burst of distinct keys: start over rather than track age
-    _recent[raw_key] = (holder, key, time.monotonic() + seconds)
-
-
-def forget_recent(prefixes=None) -> None:
-    """Drop the remembered keys of `prefixes` (all of them when None)."""
-    global _memo_generation
-    _memo_generation += 1
-    if prefixes is None:
-        _recent.clear()
-        return
-    dropped = set(prefixes)
-    for raw_key, (_, key, _) in list(_recent.items()):
-        if key is not None and key.prefix in dropped:
-            _recent.pop(raw_key, None)
-
-
-@receiver(setting_changed)
-def _settings_changed(setting, **kwargs):
-    # Tests switch the environment's keys and the pepper: what was remembered may be wrong.
-    if setting in ("ADMIN_API_KEY", "API_KEY", "API_KEY_PEPPER", "SECRET_KEY",
-                   "API_KEY_MEMO_SECONDS"):
-        forget_recent()
+TOUCH_INTERVAL = timedelta(seconds=key_cache.USE_INTERVAL_SECONDS)
 
 
 class KeyScope(models.TextChoices):
@@ -119,10 +31,6 @@ def _matching(key, raw_key: str, digest: str | None = None):
     if key and hmac.compare_digest(key.digest, digest or key_digest(raw_key)):
         return key
     return None
-
-
-# prefix -> until when (time.monotonic()) this process leaves recording its use to others
-_recorded_elsewhere: dict[str, float] = {}
 
 
 class KeyState:
@@ -169,36 +77,26 @@ class CachedKey(_CachedKeyFields, KeyState):
         now = now or timezone.now()
         if self.last_used_at is not None and now - self.last_used_at < TOUCH_INTERVAL:
             return
-        # The cached copy may hold an old last_used_at: this flag lets one request a minute
-        # through to the database (across processes, when the cache is shared). A process
-        # that found the flag set does not ask again for a minute.
-        if _recorded_elsewhere.get(self.prefix, 0) > time.monotonic():
-            return
-        if not cache.add(f"api-key-used:{self.prefix}", True, TOUCH_INTERVAL.total_seconds()):
-            _recorded_elsewhere[self.prefix] = time.monotonic() + TOUCH_INTERVAL.total_seconds()
+        if not key_cache.records_use(self.prefix):  # another request did, this minute
             return
         stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - TOUCH_INTERVAL)
         ApiKey.objects.filter(stale, pk=self.pk).update(last_used_at=now)
 
 
 def find_cached(raw_key: str, digest: str | None = None) -> CachedKey | None:
-    """The stored key matching `raw_key` (as ApiKey.objects.find), read through the cache
-    as a CachedKey; unknown prefixes are cached too, as False. `digest`: key_digest(raw_key),
-    when the caller has it already."""
+    """The stored key matching `raw_key` (as ApiKey.objects.find), read through the shared
+    cache (registry/key_cache.py) as a CachedKey. `digest`: key_digest(raw_key), when the
+    caller has it already."""
     match = KEY_PATTERN.fullmatch(raw_key)
     if match is None:
         return None
-    name, generation_name = _cache_key(match["prefix"]), _generation_key(match["prefix"])
-    cached = cache.get_many([name, generation_name])  # one round trip
-    generation = cached.get(generation_name)
-    entry = cached.get(name)
-    if entry is not None and entry[0] == generation:
-        key = entry[1]
-    else:  # missing, or written back by a lookup that a change overtook (forget_cached)
-        found = ApiKey.objects.filter(prefix=match["prefix"]).first()
-        key = CachedKey.of(found) if found is not None else False
-        cache.set(name, (generation, key), CACHE_SECONDS)
-    return _matching(key, raw_key, digest)
+    digest = digest or key_digest(raw_key)
+
+    def load():
+        found = _matching(ApiKey.objects.filter(prefix=match["prefix"]).first(), raw_key, digest)
+        return CachedKey.of(found) if found is not None else False
+
+    return _matching(key_cache.read_through(digest, load), raw_key, digest)
 
 
 class ApiKeyQuerySet(models.QuerySet):
@@ -210,14 +108,25 @@ class ApiKeyQuerySet(models.QuerySet):
         return _matching(self.filter(prefix=match["prefix"]).first(), raw_key)
 
     def revoke(self) -> int:
-        prefixes = list(self.filter(revoked_at__isnull=True).values_list("prefix", flat=True))
-        count = self.filter(prefix__in=prefixes).update(revoked_at=timezone.now())
-        forget_cached(prefixes)
-        return count
+        """Revoke these keys, and end what they held (registry/holdings.py: their
+        executors' trust, their webhook subscriptions; their allow-lists), in one
+        transaction. Each key is saved (the audit trail records it; save() forgets it)."""
+        now = timezone.now()
+        with transaction.atomic():
+            keys = list(self.filter(revoked_at__isnull=True).select_for_update())
+            for key in keys:
+                key.revoked_at, key.allowed_addresses = now, []
+                key.save(update_fields=["revoked_at", "allowed_addresses"])
+            holdings.end([key.display_prefix for key in keys], now=now)
+        return len(keys)
 
     def delete(self):
-        forget_cached(list(self.values_list("prefix", flat=True)))
-        return super().delete()
+        # A deleted key ends what it held as a revoked one does (the same transaction).
+        with transaction.atomic():
+            keys = list(self.values_list("prefix", "digest"))
+            holdings.end([f"crk_{prefix}" for prefix, _ in keys], now=timezone.now())
+            key_cache.forget([digest for _, digest in keys])
+            return super().delete()
 
 
 class ApiKey(KeyState, models.Model):
@@ -231,6 +140,12 @@ class ApiKey(KeyState, models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # An executor key's standing allow-list (executors/trust.py): an executor it registers at
+    # one of these addresses is trusted without waiting for an administrator's approval.
+    allowed_addresses = models.JSONField(
+        default=list, blank=True,
+        help_text="Addresses (0x + 40 lowercase hex) this executor key's executors are trusted "
+        "at without an administrator's approval. Emptied when the key is revoked.")
 
     objects = ApiKeyQuerySet.as_manager()
 
@@ -257,15 +172,20 @@ class ApiKey(KeyState, models.Model):
         return raw_key
 
     def save(self, *args, **kwargs):
+        changed = not self._state.adding  # a new key's digest was never asked for
         super().save(*args, **kwargs)
-        forget_cached([self.prefix])
+        if changed:
+            key_cache.forget([self.digest])
 
     def delete(self, *args, **kwargs):
-        forget_cached([self.prefix])
-        return super().delete(*args, **kwargs)
+        with transaction.atomic():
+            holdings.end([self.display_prefix], now=timezone.now())
+            key_cache.forget([self.digest])
+            return super().delete(*args, **kwargs)
 
     def revoke(self) -> None:
+        """As ApiKeyQuerySet.revoke: what the key held ends with it."""
         if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
+            ApiKey.objects.filter(pk=self.pk).revoke()
+            self.refresh_from_db(fields=["revoked_at", "allowed_addresses"])
 

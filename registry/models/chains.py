@@ -57,6 +57,12 @@ class Chain(models.Model):
         SAFE = "safe"  # at or below the node's `safe` block
         FINALIZED = "finalized"  # at or below the node's `finalized` block
 
+    class ExecutorTrust(models.TextChoices):
+        """Whether a newly registered executor is trusted here (docs/security.md)."""
+
+        APPROVAL = "approval"  # untrusted until an administrator approves it (or an allow-list)
+        AUTOMATIC = "automatic"  # trusted once it proved its address (a deliberate choice)
+
     class Source(models.TextChoices):
         ADMIN = "admin"  # registered by an administrator (admin API, Django admin, a script)
         IMPORT = "import"  # created by import_chains from a chain list
@@ -117,6 +123,17 @@ class Chain(models.Model):
         default=10, db_default=10, validators=[MaxValueValidator(1_000_000)],
         help_text="An executor whose balance pays for fewer batches than this at the current "
         "fees reports low_funds (0: never).")
+    # Who may attest here (executors/trust.py, docs/security.md).
+    executor_trust = models.CharField(
+        max_length=16, choices=ExecutorTrust.choices, default=ExecutorTrust.APPROVAL,
+        db_default=ExecutorTrust.APPROVAL,
+        help_text="`approval`: a new executor is untrusted (its attestations do not verify) "
+        "until an administrator approves it, unless its key's allow-list names its address; "
+        "`automatic`: an executor is trusted once it proved it holds its address's key.")
+    untrusted_executor_jobs = models.BooleanField(
+        default=False, db_default=False,
+        help_text="Executors not trusted here may claim binding jobs (their attestations "
+        "verify only once they are trusted). Default: they hold a lease but take no jobs.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

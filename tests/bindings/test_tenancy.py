@@ -8,20 +8,22 @@ from registry.models import KeyScope
 from tests.bindings.conftest import bind
 from tests.conftest import assert_problem, make_key
 from tests.executors.conftest import with_api_key
+from tests.proofs import address_of
+from tests.proofs import register as register_with_proof
 
 pytestmark = pytest.mark.django_db
 
-ADDRESS = "0x" + "5a" * 20
-REGISTER = "/v1/chain-registry/anvil/register"
+ADDRESS = address_of(5)  # a test account: its challenges are signed by its key
 
 
 def register(client):
-    return client.post(REGISTER, {"address": ADDRESS}, format="json")
+    return register_with_proof(client, "anvil", {"address": ADDRESS})
 
 
 @pytest.fixture
-def owner(executor_key):
-    return with_api_key(executor_key)
+def owner(db):
+    """An executor key whose allow-list names ADDRESS: its executor is trusted, takes jobs."""
+    return with_api_key(make_key(KeyScope.EXECUTOR, allowed_addresses=[ADDRESS]))
 
 
 @pytest.fixture

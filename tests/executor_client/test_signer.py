@@ -14,9 +14,12 @@ import time
 
 import pytest
 import requests
+from eth_account import Account
+from eth_account.messages import encode_defunct
 
 from bindings.models import Workflow
 from executor_client import RemoteSigner
+from executor_client.signers import SignerError
 from executors.models import Executor
 from tests.anvil import ROOT, QuietHandler, QuietServer
 from tests.conftest import make_key
@@ -62,6 +65,8 @@ class SignerProxy:
 
     def answer(self, request: dict) -> bytes:
         mode, url = self.mode, self.urls["signer"]
+        if request["method"] == "eth_sign" and mode == "other_message_address":
+            request["params"][0] = ADDRESS_B  # the registration challenge, by another key
         if request["method"] == "eth_signTransaction":
             tx = request["params"][0]
             if mode == "hang":
@@ -198,3 +203,16 @@ def test_a_node_that_says_the_base_fee_is_0_is_not_believed(bound_chain, live_se
         anvil.rpc("anvil_setNextBlockBaseFeePerGas", [hex(GWEI)])
         anvil.mine(1)
         wait_for("the document sent", lambda: state(workflow_id) == "submitted")
+
+
+def test_the_registration_challenge_is_signed_by_the_signer_and_checked(proxy):
+    signer = RemoteSigner(proxy.url, address=ADDRESS_A)
+    message = "registry.example wants you to sign in with your Ethereum account:"
+
+    signature = signer.sign_message(message)
+
+    signed_by = Account.recover_message(encode_defunct(text=message), signature=signature)
+    assert signed_by.lower() == ADDRESS_A.lower()
+    proxy.mode = "other_message_address"
+    with pytest.raises(SignerError, match=f"signed the message as {ADDRESS_B.lower()}"):
+        signer.sign_message(message)

@@ -13,13 +13,14 @@ from executors.models import Executor, ExecutorStatusChange, TrustedAttester
 from tests.conftest import assert_problem
 from tests.executors.conftest import key_prefix, with_api_key
 from tests.factories import ChainFactory, ExecutorFactory, TrustedAttesterFactory
+from tests.proofs import checksummed, register
 
 pytestmark = pytest.mark.django_db
 
 EXECUTORS = "/v1/admin/executors"
 ATTESTERS = "/v1/admin/trusted-attesters"
 # EIP-55's own example: a checksummed address, and its lowercase form.
-CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+CHECKSUMMED = checksummed(1)  # an address whose key the tests hold
 LOWER = CHECKSUMMED.lower()
 BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # one letter's case flipped
 
@@ -314,7 +315,7 @@ def test_a_deregistered_executor_heartbeats_into_a_404_and_registers_back(admin,
 
     beat = client.post("/v1/chain-registry/31337/heartbeat",
                        {"executorId": str(one.pk), "status": "ok"}, format="json")
-    again = client.post("/v1/chain-registry/31337/register", {"address": LOWER}, format="json")
+    again = register(client, 31337, {"address": LOWER})
 
     assert_problem(beat, 404)
     assert again.status_code == 200, again.content
@@ -338,7 +339,7 @@ def test_adding_a_trusted_attester_stores_its_address_in_lowercase(admin, chain,
     body = response.json()
     assert body == {"id": body["id"], "chainId": 31337, "address": LOWER,
                     "note": "the foundation's signer", "addedBy": key_prefix(admin_key),
-                    "createdAt": body["createdAt"]}
+                    "provenAt": None, "createdAt": body["createdAt"]}
     stored = TrustedAttester.objects.get()
     assert (stored.chain_id, stored.address, stored.added_by) == (31337, LOWER,
                                                                   key_prefix(admin_key))

@@ -174,14 +174,15 @@ def test_the_revoke_trust_action_revokes_the_selected_executors_only(site):
     assert trusted == {picked.pk: False, also_picked.pk: False, left.pk: True}
 
 
-def test_the_restore_trust_action_restores_it(site):
+def test_the_approve_action_restores_it(site):
     revoked = ExecutorFactory(trust_revoked_at=timezone.now())
 
-    response = run_action(site, "restore_trust", [revoked])
+    response = run_action(site, "approve", [revoked])
 
-    assert "Restored the trust of 1 executor(s)." in shown_messages(response)
+    assert "Approved 1 executor(s): trusted." in shown_messages(response)
     revoked.refresh_from_db()
     assert revoked.is_trusted
+    assert (revoked.trust_basis, revoked.trust_changed_by) == ("approval", "user:root")
 
 
 def test_the_deregister_action_takes_executors_out_and_records_it(site):
@@ -200,10 +201,10 @@ def test_the_deregister_action_takes_executors_out_and_records_it(site):
 @pytest.mark.parametrize("action, query, message", [
     ("deregister", "?status=healthy", "Deregistered 2 executor(s)."),
     ("revoke_trust", "?trusted=yes", "Revoked the trust of 2 executor(s)."),
-    ("restore_trust", "?trusted=no", "Restored the trust of 2 executor(s)."),
+    ("approve", "?trusted=no", "Approved 2 executor(s): trusted."),
 ])
 def test_an_action_on_a_filtered_list_counts_what_it_changed(site, action, query, message):
-    revoked = timezone.now() if action == "restore_trust" else None
+    revoked = timezone.now() if action == "approve" else None
     executors = ExecutorFactory.create_batch(2, trust_revoked_at=revoked)
 
     response = run_action(site, action, executors, query)

@@ -14,14 +14,15 @@ from registry.models import KeyScope
 from tests.conftest import assert_problem, make_key
 from tests.executors.conftest import key_prefix, with_api_key
 from tests.factories import ChainFactory, ExecutorFactory
+from tests.proofs import checksummed, register
 
 pytestmark = pytest.mark.django_db
 
 URL = "/v1/chain-registry/{}/register"
-# EIP-55's own example: a checksummed address, and its lowercase form.
-CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+# A checksummed address whose key the test holds, and its lowercase form.
+CHECKSUMMED = checksummed(1)
 LOWER = CHECKSUMMED.lower()
-BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # one letter's case flipped
+BAD_CHECKSUM = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # EIP-55's example, a case flipped
 
 
 def register_body(**overrides) -> dict:
@@ -44,7 +45,7 @@ def attrs(body: dict) -> set[str]:
 
 def test_registering_an_executor_returns_201_with_its_id_and_a_fresh_lease(executor, chain,
                                                                           executor_key):
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     assert response.status_code == 201, response.content
     body = response.json()
@@ -52,7 +53,11 @@ def test_registering_an_executor_returns_201_with_its_id_and_a_fresh_lease(execu
         "executorId": body["executorId"], "chainId": 31337, "address": LOWER, "name": "binder-1",
         "endpointUrl": "https://binder.example/", "version": "1.2.0",
         "capabilities": ["bind", "eas:v1"], "metadata": {"region": "eu"}, "status": "healthy",
-        "trusted": True, "trustRevokedAt": None, "pendingJobs": None, "headBlock": None,
+        # Proven, not trusted: it waits for an administrator's approval (trust.py).
+        "trusted": False, "trust": "pending", "trustBasis": "", "trustedAt": None,
+        "trustRevokedAt": body["registeredAt"], "trustChangedBy": "",
+        "trustReason": "waiting for an administrator's approval",
+        "registeredBy": key_prefix(executor_key), "pendingJobs": None, "headBlock": None,
         "balanceWei": None, "heartbeatIntervalSeconds": 10, "leaseExpiresAt": body["leaseExpiresAt"],
         "lastHeartbeatAt": body["lastHeartbeatAt"], "registeredAt": body["registeredAt"],
         "statusChangedAt": body["statusChangedAt"],
@@ -67,14 +72,14 @@ def test_registering_an_executor_returns_201_with_its_id_and_a_fresh_lease(execu
 
 
 def test_the_first_registration_is_recorded_as_a_status_change(executor, chain):
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     change = ExecutorStatusChange.objects.get(executor_id=response.json()["executorId"])
     assert (change.from_status, change.to_status, change.cause) == ("", "healthy", "registered")
 
 
 def test_an_address_alone_is_enough_to_register(executor, chain):
-    response = executor.post(URL.format(31337), {"address": LOWER}, format="json")
+    response = register(executor, 31337, {"address": LOWER}, format="json")
 
     assert response.status_code == 201, response.content
     body = response.json()
@@ -83,7 +88,7 @@ def test_an_address_alone_is_enough_to_register(executor, chain):
 
 
 def test_the_chain_can_be_named_by_its_short_name(executor, chain):
-    response = executor.post(URL.format("anvil"), register_body(), format="json")
+    response = register(executor, "anvil", register_body(), format="json")
 
     assert response.status_code == 201, response.content
     assert response.json()["chainId"] == 31337
@@ -93,7 +98,7 @@ def test_the_chain_can_be_named_by_its_short_name(executor, chain):
 def test_metadata_keys_are_kept_as_the_executor_wrote_them(executor, chain):
     metadata = {"gpu_count": 2, "someKey": {"nested_key": True}}
 
-    response = executor.post(URL.format(31337), register_body(metadata=metadata), format="json")
+    response = register(executor, 31337, register_body(metadata=metadata), format="json")
 
     assert response.status_code == 201, response.content
     assert response.json()["metadata"] == metadata
@@ -103,7 +108,7 @@ def test_metadata_keys_are_kept_as_the_executor_wrote_them(executor, chain):
 def test_credentials_in_the_endpoint_url_are_masked_in_the_response(executor, chain):
     url = "https://binder:s3cret@binder.example/rpc"
 
-    response = executor.post(URL.format(31337), register_body(endpointUrl=url), format="json")
+    response = register(executor, 31337, register_body(endpointUrl=url), format="json")
 
     assert response.status_code == 201, response.content
     assert "s3cret" not in response.content.decode()
@@ -113,8 +118,8 @@ def test_credentials_in_the_endpoint_url_are_masked_in_the_response(executor, ch
 def test_the_same_address_on_two_chains_is_two_executors(executor, chain):
     ChainFactory(chain_id=10, short_name="optimism")
 
-    first = executor.post(URL.format(31337), register_body(), format="json")
-    second = executor.post(URL.format(10), register_body(), format="json")
+    first = register(executor, 31337, register_body(), format="json")
+    second = register(executor, 10, register_body(), format="json")
 
     assert (first.status_code, second.status_code) == (201, 201)
     assert first.json()["executorId"] != second.json()["executorId"]
@@ -125,9 +130,9 @@ def test_the_same_address_on_two_chains_is_two_executors(executor, chain):
 
 
 def test_registering_again_returns_200_with_the_same_id_and_updated_details(executor, chain):
-    first = executor.post(URL.format(31337), register_body(), format="json").json()
+    first = register(executor, 31337, register_body(), format="json").json()
 
-    response = executor.post(URL.format("anvil"), register_body(
+    response = register(executor, "anvil", register_body(
         address=LOWER, name="binder-2", version="1.3.0", capabilities=["bind"], metadata={}
     ), format="json")
 
@@ -147,7 +152,7 @@ def test_registering_again_renews_the_lease_and_keeps_the_registration_time(exec
     existing = ExecutorFactory(chain=chain, address=LOWER, registered_by=key_prefix(executor_key),
                                registered_at=long_ago, last_heartbeat_at=long_ago)
 
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     assert response.status_code == 200, response.content
     existing.refresh_from_db()
@@ -162,7 +167,7 @@ def test_registering_again_makes_a_lapsed_or_draining_executor_healthy(executor,
     existing = ExecutorFactory(chain=chain, address=LOWER, status=status,
                                registered_by=key_prefix(executor_key))
 
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "healthy"
@@ -177,7 +182,7 @@ def test_another_key_cannot_take_over_a_registered_executor(chain, executor_key)
                                registered_by=key_prefix(executor_key))
     intruder = with_api_key(make_key(KeyScope.EXECUTOR))
 
-    response = intruder.post(URL.format(31337), register_body(name="mine"), format="json")
+    response = register(intruder, 31337, register_body(name="mine"), format="json")
 
     assert_problem(response, 403)
     existing.refresh_from_db()
@@ -187,7 +192,7 @@ def test_another_key_cannot_take_over_a_registered_executor(chain, executor_key)
 def test_an_admin_key_may_register_again_for_any_executor(chain, executor_key, admin_key):
     existing = ExecutorFactory(chain=chain, address=LOWER, registered_by=key_prefix(executor_key))
 
-    response = with_api_key(admin_key).post(URL.format(31337), register_body(name="by-admin"),
+    response = register(with_api_key(admin_key), 31337, register_body(name="by-admin"),
                                             format="json")
 
     assert response.status_code == 200, response.content
@@ -202,7 +207,7 @@ def test_registering_a_deregistered_executor_revives_it_with_the_same_id(executo
     existing = ExecutorFactory(chain=chain, address=LOWER, status="deregistered",
                                registered_by=key_prefix(executor_key))
 
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     assert response.status_code == 200, response.content
     body = response.json()
@@ -215,7 +220,7 @@ def test_another_key_cannot_take_over_a_deregistered_executor(executor, chain):
     existing = ExecutorFactory(chain=chain, address=LOWER, status="deregistered",
                                registered_by="crk_formerowner0")
 
-    response = executor.post(URL.format(31337), register_body(), format="json")
+    response = register(executor, 31337, register_body(), format="json")
 
     assert_problem(response, 403)
     existing.refresh_from_db()
@@ -228,7 +233,7 @@ def test_another_key_cannot_take_over_a_deregistered_executor(executor, chain):
 
 @pytest.mark.parametrize("ref", ["999999", "nowhere", "0", "99999999999999999999999"])
 def test_an_unknown_chain_is_404_and_nothing_is_written(executor, chain, ref):
-    response = executor.post(URL.format(ref), register_body(), format="json")
+    response = register(executor, ref, register_body(), format="json")
 
     assert_problem(response, 404)
     assert not Executor.objects.exists()
@@ -239,7 +244,7 @@ def test_an_inactive_chain_refuses_registration_with_409_and_nothing_is_written(
                                                                                 ref):
     chain.set_status("inactive")
 
-    response = executor.post(URL.format(ref), register_body(), format="json")
+    response = register(executor, ref, register_body(), format="json")
 
     assert_problem(response, 409, "chain_inactive")
     assert not Executor.objects.exists()
@@ -251,7 +256,7 @@ def test_an_inactive_chain_does_not_revive_or_update_its_executors(executor, cha
                                registered_by=key_prefix(executor_key))
     chain.set_status("inactive")
 
-    response = executor.post(URL.format(31337), register_body(name="after"), format="json")
+    response = register(executor, 31337, register_body(name="after"), format="json")
 
     assert_problem(response, 409, "chain_inactive")
     existing.refresh_from_db()
@@ -305,7 +310,7 @@ BAD_BODIES = {
 def test_a_bad_registration_is_400_naming_the_field_and_writes_nothing(executor, chain, case):
     body, attr = BAD_BODIES[case]
 
-    response = executor.post(URL.format(31337), body, format="json")
+    response = register(executor, 31337, body, format="json")
 
     problem = assert_problem(response, 400, "validation_error")
     assert attrs(problem) == {attr}, problem
@@ -340,7 +345,7 @@ def test_a_bad_registration_again_leaves_the_executor_unchanged(executor, chain,
                                registered_by=key_prefix(executor_key))
     lease = existing.lease_expires_at
 
-    response = executor.post(URL.format(31337), register_body(name="after", capabilities=["A"]),
+    response = register(executor, 31337, register_body(name="after", capabilities=["A"]),
                              format="json")
 
     assert_problem(response, 400, "validation_error")
@@ -351,7 +356,7 @@ def test_a_bad_registration_again_leaves_the_executor_unchanged(executor, chain,
 def test_all_bad_fields_are_reported_together(executor, chain):
     body = register_body(address=BAD_CHECKSUM, capabilities=["Bind"], metadata=[], extra=1)
 
-    response = executor.post(URL.format(31337), body, format="json")
+    response = register(executor, 31337, body, format="json")
 
     problem = assert_problem(response, 400, "validation_error")
     assert attrs(problem) == {"address", "capabilities", "metadata", "extra"}
@@ -361,7 +366,7 @@ def test_thirty_two_capabilities_and_4096_bytes_of_metadata_are_accepted(executo
     capabilities = [f"cap-{i}" for i in range(32)]
     metadata = {"blob": "x" * (4096 - len('{"blob":""}'))}
 
-    response = executor.post(URL.format(31337),
+    response = register(executor, 31337,
                              register_body(capabilities=capabilities, metadata=metadata),
                              format="json")
 
@@ -372,7 +377,7 @@ def test_thirty_two_capabilities_and_4096_bytes_of_metadata_are_accepted(executo
 def test_the_metadata_limit_counts_bytes_of_utf8_not_escapes(executor, chain):
     metadata = {"note": "é" * 2000}  # 4000 bytes of UTF-8, 12000 characters as \u00e9
 
-    response = executor.post(URL.format(31337), register_body(metadata=metadata), format="json")
+    response = register(executor, 31337, register_body(metadata=metadata), format="json")
 
     assert response.status_code == 201, response.content
     assert Executor.objects.get().metadata == metadata
@@ -389,15 +394,15 @@ def test_concurrent_first_registrations_of_one_address_make_one_executor():
     barrier = threading.Barrier(threads_count)
     responses = []
 
-    def register():
+    def register_one():
         try:
             client = with_api_key(raw_key)
             barrier.wait()
-            responses.append(client.post(URL.format(31337), register_body(), format="json"))
+            responses.append(register(client, 31337, register_body(), format="json"))
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=register) for _ in range(threads_count)]
+    threads = [threading.Thread(target=register_one) for _ in range(threads_count)]
     for thread in threads:
         thread.start()
     for thread in threads:

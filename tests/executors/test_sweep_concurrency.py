@@ -17,6 +17,7 @@ from executors.sweep import SweepReport, executor_leases_expire
 from registry.authentication import KeyHolder
 from registry.models import KeyScope
 from tests.factories import ChainFactory
+from tests.proofs import ORIGIN, address_of, service_proof
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -77,11 +78,13 @@ def backends_waiting_for_a_lock() -> int:
 def register(chain, address: str, lapsed_seconds: float) -> Executor:
     """Register through the service, as if `lapsed_seconds` ago its lease ran out."""
     at = timezone.now() - timedelta(seconds=LEASE + lapsed_seconds)
-    return executor_register(chain=chain, holder=HOLDER, address=address, now=at)[0]
+    return executor_register(chain=chain, holder=HOLDER, address=address, now=at,
+                             proof=service_proof(chain, HOLDER, address, now=at),
+                             origin=ORIGIN)[0]
 
 
 def address(n: int) -> str:
-    return "0x" + f"{0xC0000 + n:040x}"
+    return address_of(1000 + n)  # a test account: the test signs its challenge
 
 
 def assert_consistent_history(executor_id) -> list[tuple[str, str]]:

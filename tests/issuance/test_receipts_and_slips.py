@@ -132,3 +132,23 @@ def test_a_large_runs_slips_come_in_parts(browser_session, run, monkeypatch):
     for part in ("3", "0", "x"):
         assert browser_session.get(
             f"/issue/runs/{run['runId']}/slips.zip?part={part}").status_code == 404
+
+
+@pytest.mark.parametrize("identity, shown", [
+    ("proven", "Example University (example.edu)</dd>"),
+    ("lapsed", "Example University (example.edu), identity not proven</dd>"),
+])
+def test_a_slip_names_the_issuer_of_the_executor_that_bound_it(browser_session, run, identity,
+                                                               shown):
+    from issuers.models import Issuer, IssuerAddress
+    from tests.factories import ExecutorFactory
+
+    workflow = Workflow.objects.get(document_hash=a_hash(2))
+    executor = ExecutorFactory(chain=workflow.chain, address="0x" + "e7" * 20)
+    Workflow.objects.filter(pk=workflow.pk).update(executor=executor)
+    issuer = Issuer.objects.create(name="Example University", domain="example.edu")
+    IssuerAddress.objects.create(issuer=issuer, chain=workflow.chain, address=executor.address,
+                                 identity=identity)
+    text = browser_session.get(
+        f"/issue/runs/{run['runId']}/documents/{a_hash(2)}/slip").content.decode()
+    assert f'<dd id="slip-issuer">{shown}' in text

@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 
 from config.env import Env
 from registry.models import ApiKey, KeyScope
-from registry.models.api_keys import _cache_key
 from tests.conftest import assert_problem, make_key
 from tests.routes import PUBLIC_PATHS, Route, api_routes, scoped_routes
 
@@ -318,74 +317,39 @@ def test_deleting_a_cached_key_takes_effect_on_the_next_request(admin, admin_key
     assert_problem(admin.get("/v1/admin/chains"), 401, "invalid_key")
 
 
-# What a process remembers of the keys it authenticated (API_KEY_MEMO_SECONDS).
+# No process keeps a key of its own (registry/key_cache.py): a revocation anywhere, whose
+# shared-cache entry another process marked, is seen by the next request here.
 
 
-def _revoked_elsewhere(raw_key: str) -> None:
-    """What another process revoking the key leaves this one: the row and the shared cache
-    changed, nothing said to this process."""
-    ApiKey.objects.filter(prefix=raw_key[4:16]).update(revoked_at=timezone.now())
-    _uncache(raw_key)
-
-
-def _uncache(raw_key: str) -> None:
-    cache.delete(_cache_key(raw_key[4:16]))
-
-
-def test_a_remembered_key_is_asked_of_neither_the_cache_nor_the_database(admin, admin_key):
-    assert admin.get("/v1/admin/chains").status_code == 200
-    _uncache(admin_key)  # not in the cache: only the process's memory can answer
-    with CaptureQueriesContext(connection) as queries:
-        assert admin.get("/v1/admin/chains").status_code == 200
-    assert not [q for q in queries if "registry_apikey" in q["sql"]]
-
-
-def test_a_key_revoked_elsewhere_stops_working_within_the_memo_time(admin, admin_key,
-                                                                     monkeypatch):
-    assert admin.get("/v1/admin/chains").status_code == 200
-    _revoked_elsewhere(admin_key)
-    assert admin.get("/v1/admin/chains").status_code == 200  # still remembered
-    later = time.monotonic() + django_settings.API_KEY_MEMO_SECONDS
-    monkeypatch.setattr(time, "monotonic", lambda: later)
+def test_a_key_revoked_by_another_process_fails_on_the_next_request(admin, admin_key):
+    assert admin.get("/v1/admin/chains").status_code == 200  # cached
+    ApiKey.objects.filter(prefix=admin_key[4:16]).revoke()
+    assert_problem(admin.get("/v1/admin/chains"), 401, "revoked_key")
     assert_problem(admin.get("/v1/admin/chains"), 401, "revoked_key")
 
 
-def test_with_no_memo_a_key_revoked_elsewhere_stops_working_at_once(settings, admin, admin_key):
-    settings.API_KEY_MEMO_SECONDS = 0
-    assert admin.get("/v1/admin/chains").status_code == 200
-    _revoked_elsewhere(admin_key)
-    assert_problem(admin.get("/v1/admin/chains"), 401, "revoked_key")
-
-
-def test_a_remembered_key_still_expires_on_time(admin, admin_key, monkeypatch):
+def test_a_cached_key_still_expires_on_time(admin, admin_key, monkeypatch):
     key = ApiKey.objects.find(admin_key)
     key.expires_at = timezone.now() + timedelta(seconds=30)
     key.save()
-    assert admin.get("/v1/admin/chains").status_code == 200  # remembered from here
+    assert admin.get("/v1/admin/chains").status_code == 200  # cached from here
     later = timezone.now() + timedelta(seconds=31)
     monkeypatch.setattr(timezone, "now", lambda: later)
     assert_problem(admin.get("/v1/admin/chains"), 401, "expired_key")
 
 
-def test_only_keys_that_authenticated_are_remembered(expired_key):
-    from registry.models import api_keys
-
-    for raw_key in (expired_key, revoked(KeyScope.ADMIN), "crk_000000000000." + "a" * 43):
-        APIClient().get("/v1/admin/chains", HTTP_AUTHORIZATION=f"Bearer {raw_key}")
-    assert api_keys._recent == {}
-
-
 @pytest.mark.parametrize("value, expected", [("0", 0), ("2", 2), ("30", 30)])
-def test_the_memo_time_is_read_from_the_environment(monkeypatch, value, expected):
-    monkeypatch.setenv("API_KEY_MEMO_SECONDS", value)
-    assert Env().non_negative_int("API_KEY_MEMO_SECONDS", default=2) == expected
+def test_a_count_of_seconds_is_read_from_the_environment(monkeypatch, value, expected):
+    monkeypatch.setenv("SOME_SECONDS", value)
+    assert Env().non_negative_int("SOME_SECONDS", default=2) == expected
 
 
 @pytest.mark.parametrize("value", ["-1", "two"])
-def test_a_bad_memo_time_names_its_variable(monkeypatch, value):
-    monkeypatch.setenv("API_KEY_MEMO_SECONDS", value)
-    with pytest.raises(ImproperlyConfigured, match="API_KEY_MEMO_SECONDS"):
-        Env().non_negative_int("API_KEY_MEMO_SECONDS", default=2)
+def test_a_bad_count_of_seconds_names_its_variable(monkeypatch, value):
+    monkeypatch.setenv("SOME_SECONDS", value)
+    with pytest.raises(ImproperlyConfigured, match="SOME_SECONDS"):
+        Env().non_negative_int("SOME_SECONDS", default=2)
+
 
 
 def test_a_refused_key_records_no_use(expired_key):

@@ -30,6 +30,8 @@ def chain_body(**overrides) -> dict:
         "maxFeePerGasCap": None,
         "replaceAfterBlocks": 3,
         "lowFundsBatches": 10,
+        "executorTrust": "approval",
+        "untrustedExecutorJobs": False,
     }
     body.update(overrides)
     return {key: value for key, value in body.items() if value is not ...}

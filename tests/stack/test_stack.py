@@ -14,6 +14,8 @@ import psycopg
 import pytest
 import redis
 import requests
+from eth_account import Account
+from eth_account.messages import encode_defunct
 
 from attestations import eas
 from bench.freshness import BlockClock, VerifyWatch, describe, freshness, summary
@@ -25,6 +27,8 @@ from tests.stack.compose import Stack, database_url
 # anvil's development accounts: 0 deploys and attests directly (a trusted attester), 1 is
 # the reference executor, 2 an executor that registers and then falls silent.
 EXECUTOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+EXECUTOR_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+SILENT_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
 SILENT_ADDRESS = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
 CHAIN_ID = 31337
 LEASE, GRACE = 3, 3  # seconds: the silent executor goes stale, then offline, within the test
@@ -182,9 +186,14 @@ def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itsel
     rpc = register(client, node, deployed)
     client.admin("trusted-attesters", {"chainId": CHAIN_ID, "address": sender, "note": "stack"})
 
-    # An executor that registers, then never beats again.
-    silent = client.call("POST", "/v1/chain-registry/anvil/register", "executor",
-                         {"address": SILENT_ADDRESS, "name": "silent"})
+    # An executor that registers (proving it holds its key), then never beats again.
+    challenge = client.call("POST", "/v1/chain-registry/anvil/challenge", "executor",
+                            {"address": SILENT_ADDRESS})
+    signature = Account.sign_message(encode_defunct(text=challenge["message"]), SILENT_KEY)
+    silent = client.call("POST", "/v1/chain-registry/anvil/register", "executor", {
+        "address": SILENT_ADDRESS, "name": "silent",
+        "proof": {"message": challenge["message"],
+                  "signature": "0x" + bytes(signature.signature).hex()}})
 
     # The follower follows the chain over its websocket (from its next look at the chains).
     wait("the follower follows the chain over the websocket", lambda: (
@@ -209,7 +218,11 @@ def test_the_compose_stack_indexes_probes_verifies_confirms_and_expires_by_itsel
     assert verified["chainId"] == CHAIN_ID and verified["attester"] == sender
 
     # Bind a document through POST /workflows; compose's executor service serves it once,
-    # its key read from the secret's file.
+    # its key read from the secret's file, its address on its API key's allow-list (an
+    # administrator's standing approval: docs/security.md).
+    prefix = client.keys["executor"].split(".")[0]
+    client.call("PATCH", f"/v1/admin/api-keys/{prefix}", "admin",
+                {"allowedAddresses": [EXECUTOR_ADDRESS]})
     bound = "0x" + secrets.token_hex(32)
     workflow = client.call("POST", "/workflows", "api",
                            {"documentHash": bound, "chainId": CHAIN_ID})

@@ -17,7 +17,7 @@ NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "ch
                 "confirmations": None, "blockHash": None, "logIndex": None,
                 "easAddress": None, "getAttestationCall": None, "offchain": None,
                 "timestampProven": None, "merkleRoot": None, "proof": None,
-                "finality": None, "chainStalled": False, "reason": "not_found"}
+                "finality": None, "chainStalled": False, "issuer": None, "reason": "not_found"}
 
 
 def not_verified(reason: str, **more) -> dict:
@@ -53,6 +53,9 @@ def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
     planner would over millions."""
     from django.db import connection
 
+    from verification import rules
+
+    params = {**rules.parameters(), **params}  # what the rules' predicates take (settings)
     with connection.cursor() as cursor:
         for table in ("attestations_attestation", "attestations_merklebatch",
                       "attestations_merkleleaf"):
@@ -61,6 +64,8 @@ def query_plan(sql: str, params: dict, *, by_conditions: bool = False) -> str:
             cursor.execute("SET LOCAL enable_seqscan = off")
             if by_conditions:
                 cursor.execute("SET LOCAL enable_indexscan = off")
+            else:  # a Sort then means no index gives the order (dead rows of rolled-back
+                cursor.execute("SET LOCAL enable_sort = off")  # tests once tipped the costs)
             cursor.execute("EXPLAIN " + sql, params)
         else:
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)

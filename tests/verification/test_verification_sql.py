@@ -1,16 +1,24 @@
-"""The verification SQL (verification/sql.py) finds what its ORM reference
-(verification.services.verification_query) finds: the same row, or none, for a dataset where
-each rule decides some document. Runs on PostgreSQL and on SQLite (scripts/test.sh)."""
+"""The verification SQL (verification/sql.py, built from verification/rules.py) held against a
+dataset where each rule decides some document: the hot statement finds a valid row exactly
+where the rules say, and the reason's statement ranks each document by its first failing
+rule. Runs on PostgreSQL and on SQLite (scripts/test.sh)."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from issuers.models import Issuer, IssuerAddress
 from tests.factories import ExecutorFactory, TrustedAttesterFactory
-from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
-from verification.services import verification_query
-from verification.sql import VERIFICATION_SQL, earliest_valid
+from tests.verification.conftest import (
+    EXECUTOR,
+    attest_by_the_executor,
+    indexed_chain,
+    query_plan,
+)
+from verification import rules
+from verification.sql import VERIFICATION_SQL, earliest_valid, most_telling
 
 pytestmark = pytest.mark.django_db
 
@@ -27,29 +35,42 @@ def document(name: str) -> str:
     return "0x" + name.encode().hex().ljust(64, "0")
 
 
-# Each document and whether it verifies at NOW on any chain: the comparison below must not
-# pass for want of rows.
-EXPECTED = {
-    "valid": True,
-    "revoked": False,
-    "expired": False,
-    "expires at now": False,
-    "expires later": True,
-    "unknown attester": False,
-    "trust revoked": False,
-    "trust revoked but listed": False,
-    "listed attester": True,
-    "deregistered executor": True,
-    "executor of another chain": False,
-    "one confirmation short": False,
-    "just final": True,
-    "head unknown, none needed": True,
-    "past the head, none needed": True,
-    "inactive chain": False,
-    "data not as its schema says": False,
-    "earliest wins": True,
-    "never attested": False,
+# Each document's reason at NOW on any chain (None: it verifies; `not_found`: no row): the
+# comparisons below must not pass for want of rows.
+REASONS = {
+    "valid": None,
+    "revoked": rules.REVOKED,
+    "expired": rules.EXPIRED,
+    "expires at now": rules.EXPIRED,
+    "expires later": None,
+    "unknown attester": rules.UNTRUSTED_ATTESTER,
+    "trust revoked": rules.UNTRUSTED_ATTESTER,
+    "trust revoked but listed": rules.UNTRUSTED_ATTESTER,
+    "listed attester": None,
+    "deregistered executor": None,
+    "executor of another chain": rules.UNTRUSTED_ATTESTER,
+    "one confirmation short": rules.NOT_FINAL,
+    "just final": None,
+    "head unknown, none needed": None,
+    "past the head, none needed": None,
+    "inactive chain": rules.CHAIN_INACTIVE,
+    "data not as its schema says": rules.UNDECODABLE,
+    "earliest wins": None,
+    "never attested": rules.NOT_FOUND,
 }
+EXPECTED = {name: reason is None for name, reason in REASONS.items()}
+# The same later (one expiry passed) and before everything (none has expired yet), and now
+# where a proven issuer is required (VERIFY_REQUIRE_PROVEN_ISSUER): the executor's issuer is
+# proven on every chain, the listed attester has none, the deregistered executor's lapsed.
+AT = {"now": (NOW, REASONS),
+      "later": (NOW + timedelta(hours=2), {**REASONS, "expires later": rules.EXPIRED}),
+      "before-everything": (NOW - timedelta(days=3),
+                            {**REASONS, "expired": None, "expires at now": None}),
+      "proven issuer required": (NOW, {**REASONS, "listed attester": rules.UNPROVEN_ISSUER,
+                                       "deregistered executor": rules.UNPROVEN_ISSUER})}
+# Where each document's attestations are, when not on the main chain only.
+HOME = {"head unknown, none needed": 777, "past the head, none needed": 778,
+        "inactive chain": 5, "earliest wins": None, "never attested": None}
 
 
 @pytest.fixture
@@ -65,6 +86,15 @@ def dataset():
     ExecutorFactory(chain=main, address=DEREGISTERED, status="deregistered")
     TrustedAttesterFactory(chain=main, address=LISTED)
     ExecutorFactory(chain=other, address=ELSEWHERE)
+    # Issuers (for the proven-issuer rule): the executor's proven wherever it attests, the
+    # deregistered executor's lapsed.
+    proven = Issuer.objects.create(name="Proven", domain="proven.example")
+    for chain in (main, other, unindexed, eager, inactive):
+        IssuerAddress.objects.create(issuer=proven, chain=chain, address=EXECUTOR,
+                                     identity="proven")
+    lapsed = Issuer.objects.create(name="Lapsed", domain="lapsed.example", identity="lapsed")
+    IssuerAddress.objects.create(issuer=lapsed, chain=main, address=DEREGISTERED,
+                                 identity="lapsed")
 
     def attest(name, chain=main, **fields):
         fields = {"time": NOW - timedelta(days=1), **fields}
@@ -100,27 +130,56 @@ def dataset():
     return {"chains": [None, main.pk, other.pk, unindexed.pk, eager.pk, inactive.pk, 999]}
 
 
-def orm_row(document_hash, chain_id, now):
-    rows = list(verification_query(document_hash, chain_id=chain_id, now=now))
-    return rows[0] if rows else None
+def rank_of(reason):
+    return rules.VALID if reason is None else rules.RANK[reason]
 
 
-@pytest.mark.parametrize("now", [NOW, NOW + timedelta(hours=2), NOW - timedelta(days=3)],
-                         ids=["now", "later", "before-everything"])
-def test_the_sql_finds_the_row_its_orm_reference_finds(dataset, now):
-    found = {}
-    for name in EXPECTED:
-        for chain_id in dataset["chains"]:
-            expected = orm_row(document(name), chain_id, now)
-            assert earliest_valid(document(name), chain_id=chain_id, now=now) == expected, (
-                name, chain_id)
-            found[name, chain_id] = expected
-    if now == NOW:
-        assert {name: found[name, None] is not None for name in EXPECTED} == EXPECTED
-        # The chain filter decides, and the tie breaks by chain id, then block, then log.
-        earliest = {chain_id: found["earliest wins", chain_id] for chain_id in (None, 10, 31337)}
-        assert earliest[None] == earliest[10]
-        assert (earliest[31337][2], earliest[31337][6]) == (31337, 900)
+@pytest.mark.parametrize("at", list(AT))
+def test_the_sql_answers_each_document_as_the_rules_say(dataset, at, settings):
+    now, reasons = AT[at]
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = at == "proven issuer required"
+    for name, reason in reasons.items():
+        row = earliest_valid(document(name), chain_id=None, now=now)
+        assert (row is not None) is (reason is None), name
+        best, has_offchain, asked = most_telling(document(name), chain_id=None, now=now)
+        assert asked == (None, None, False), name  # no chain asked: no chain's finality
+        assert not has_offchain and (best is None) is (reason == rules.NOT_FOUND), name
+        if best is not None:
+            assert best.rank == rank_of(reason) and best.root is None, name
+            if row is not None:  # the hot statement's row is the reason's valid one
+                assert row == best, name
+        # The chain filter narrows: only the document's chain answers as any chain does.
+        home = HOME.get(name, 31337)
+        for chain_id in dataset["chains"][1:]:
+            narrowed = earliest_valid(document(name), chain_id=chain_id, now=now)
+            if home is not None:
+                assert narrowed == (row if chain_id == home else None), (name, chain_id)
+            elif narrowed is not None:
+                assert narrowed.chain_id == chain_id, (name, chain_id)
+    assert {rank_of(reason) for _, each in AT.values() for reason in each.values()} >= {
+        rules.VALID, *(rule.rank for rule in rules.RULES if rule.fails is not None)}
+
+
+def test_the_earliest_valid_row_answers_and_ties_break_by_chain_block_log(dataset):
+    earliest = {chain_id: earliest_valid(document("earliest wins"), chain_id=chain_id, now=NOW)
+                for chain_id in (None, 10, 31337, 778)}
+    t = NOW - timedelta(days=2)
+    # The earlier ones are revoked, undecodable, or short of confirmations (block 995).
+    assert earliest[None] == earliest[10] and (earliest[10].time, earliest[10].block_number) == (
+        t, 900)
+    assert (earliest[31337].time, earliest[31337].block_number,
+            earliest[31337].log_index) == (t, 900, 6)
+    assert earliest[778].time == t + timedelta(seconds=1)
+
+
+def test_requiring_a_proven_issuer_probes_the_issuers_unique_index(dataset, settings):
+    settings.VERIFY_REQUIRE_PROVEN_ISSUER = True
+    params = {"document_hash": document("valid"), "chain_id": None, "now": NOW}
+    plan = query_plan(VERIFICATION_SQL, params)
+    # The unique index of (chain, address): PostgreSQL names it, SQLite its own autoindex.
+    assert "attestation_document_idx" in plan, plan
+    assert re.search(r"unique_issuer_address|autoindex_issuers_issueraddress", plan), plan
+    assert "hashed SubPlan" not in plan and "Sort" not in plan, plan
 
 
 def test_the_sql_uses_the_document_hash_index_in_its_order(dataset):
@@ -129,3 +188,16 @@ def test_the_sql_uses_the_document_hash_index_in_its_order(dataset):
     assert "attestation_document_idx" in plan, plan
     assert "hashed SubPlan" not in plan, plan
     assert "Sort" not in plan and "ORDER BY" not in plan, plan
+
+
+def test_every_statement_is_built_from_every_rule():
+    from verification import sql
+
+    on_chain = [sql.VERIFICATION_SQL, sql.MISS_SQL, sql.MERKLE_ROOT_SQL, sql.RANKED_SQL,
+                *sql.BATCH_SQL.values()]
+    for rule in rules.RULES:
+        for statement in on_chain:
+            assert rule.fails is None or rule.fails in statement, (rule.reason, statement)
+        for statement in sql.OFFCHAIN_SQL.values():
+            assert rule.offchain is None or rule.offchain in statement, rule.reason
+    assert rules.TRUSTED in sql.OFFCHAIN_SQL["postgresql"]  # one trust rule for both kinds

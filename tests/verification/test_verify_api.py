@@ -25,6 +25,7 @@ from tests.verification.conftest import (
     get_attestation_call,
     indexed_chain,
     not_verified,
+    query_plan,
 )
 from verification.services import verify_document
 from verification.sql import MISS_SQL, VERIFICATION_SQL
@@ -83,7 +84,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "getAttestationCall": get_attestation_call(attestation.deployment.address,
                                                    attestation.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "reason": None, "chainStalled": False,
+        "issuer": None, "reason": None, "chainStalled": False,
         "finality": {"rule": "confirmations", "finalizedBlock": 1000 - 12 + 1},
     }
 
@@ -403,17 +404,12 @@ def test_prepared_statements_can_be_turned_off_for_a_pooler(api, chain, settings
 
 
 def test_the_hot_query_uses_the_document_hash_index(chain):
-    from verification.services import verification_query
-
     attest(chain)
     for n in range(50):  # other documents on the same chain: the hash is what narrows
         attest(chain, document_hash="0x" + f"{n:064x}")
-    query = verification_query(HASH, now=timezone.now())
-    with connection.cursor() as cursor:  # a few rows: make the planner say what it could use
-        cursor.execute("ANALYZE attestations_attestation")
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL enable_seqscan = off")
-    plan = query.explain()
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    params = {"document_hash": HASH, "chain_id": None, "now": now}
+    plan = query_plan(VERIFICATION_SQL, params)  # a few rows: what the planner could use
     assert "attestation_document_idx" in plan, plan
     # Trust is two index probes: a hashed subplan would read every trusted attester.
     assert "hashed SubPlan" not in plan, plan

@@ -16,6 +16,7 @@ from executors.sweep import executor_leases_expire
 from registry.models import Chain
 from tests.conftest import EasNode, assert_problem, deploy_eas_on
 from tests.factories import ChainFactory, DeploymentFactory, RpcEndpointFactory
+from tests.proofs import register
 from tests.verification.conftest import get_attestation_call, not_verified
 from verification.services import verify_document
 
@@ -80,9 +81,8 @@ def make_site(node: EasNode, chain: Chain, executor_client) -> Site:
     """Register the document schema and the node's first account as an executor of `chain`
     (through the API, as an executor would)."""
     schema_uid = node.register_schema(DOCUMENT_SCHEMA)
-    registered = executor_client.post(f"/v1/chain-registry/{chain.chain_id}/register",
-                                      {"address": node.sender, "name": "executor-1"},
-                                      format="json")
+    registered = register(executor_client, chain.chain_id,
+                          {"address": node.sender, "name": "executor-1"})
     assert registered.status_code == 201, registered.content
     return Site(node, chain, schema_uid)
 
@@ -143,7 +143,7 @@ def test_an_attestation_by_a_registered_executor_verifies_with_its_uid_time_and_
         "easAddress": site.node.deployment.eas.lower(),
         "getAttestationCall": get_attestation_call(site.node.deployment.eas.lower(), bound.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "reason": None, "chainStalled": False,
+        "issuer": None, "reason": None, "chainStalled": False,
         # 2 confirmations (the site's chain): the block below the head is the newest final.
         "finality": {"rule": "confirmations", "finalizedBlock": head - 1},
     }

@@ -21,7 +21,7 @@ from tests.verification.conftest import (
     query_plan,
 )
 from verification.services import verify_document, verify_documents
-from verification.sql import MERKLE_SQL, MISS_SQL
+from verification.sql import MISS_SQL, RANKED_SQL
 
 pytestmark = pytest.mark.django_db
 
@@ -149,6 +149,6 @@ def test_the_merkle_lookup_reads_the_leaf_index(chain):
     now = timezone.now()
     params = {"chain_id": None, "document_hash": documents[0],
               "now": connection.ops.adapt_datetimefield_value(now)}
-    for sql in (MERKLE_SQL, MISS_SQL):  # live's, and a miss's
+    for sql in (RANKED_SQL, MISS_SQL):  # live's and the page's, and a miss's
         plan = query_plan(sql, params, by_conditions=True)
         assert "merkleleaf_document_idx" in plan, plan

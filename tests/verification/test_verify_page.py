@@ -85,7 +85,9 @@ def test_a_verified_hash_shows_the_attester_time_chain_confirmations_and_links(c
     Executor.objects.filter(address=EXECUTOR).update(name="Registrar of Examples")
     html = page(Client(), PAGE)  # no API key
     assert '<h2 id="verdict-title">Verified</h2>' in html and 'aria-live="polite"' in html
-    assert f"Registrar of Examples (<code>{EXECUTOR}</code>)" in html
+    # The attester by its address: the executor's name is its own claim (issue 36).
+    assert f'<dd id="attester"><code>{EXECUTOR}</code></dd>' in html
+    assert "Registrar of Examples" not in html
     assert attestation.time.strftime("%Y-%m-%d %H:%M:%S") + " UTC" in html
     assert "Anvil Local (id 31337)" in html
     assert "<dt>Confirmations</dt><dd>51</dd>" in html
@@ -147,8 +149,7 @@ def test_a_revoked_verdict_names_the_attestation_its_attester_and_when(chain, ap
     html = page(Client(), PAGE)
 
     assert f'<dd id="revoked-attestation"><code>{attestation.uid}</code></dd>' in html
-    assert (f'<dd id="attester">Registrar of Examples (<code>{EXECUTOR}</code>)</dd>'
-            in html)
+    assert f'<dd id="attester"><code>{EXECUTOR}</code></dd>' in html
     assert '<dd id="chain">Anvil Local (id 31337)</dd>' in html
     assert (f'<dd id="revoked-at"><time datetime="{revoked_at.isoformat(timespec="seconds")}'
             f'">{revoked_at:%Y-%m-%d %H:%M:%S} UTC</time></dd>') in html

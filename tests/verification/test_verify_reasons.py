@@ -1,6 +1,6 @@
-"""POST /v1/verify says why not (verification/reasons.py): each reason through the API, the
-precedence among a document's attestations, the chainId narrowing, and the reason's SQL
-(verification/sql.py MISS_SQL) held to its ORM reference on PostgreSQL and SQLite."""
+"""POST /v1/verify says why not (verification/rules.py): each reason through the API, the
+precedence among a document's attestations, the chainId narrowing, and the reason's SQL plan
+(its answers on a dataset: test_verification_sql.py), on PostgreSQL and SQLite."""
 
 from datetime import timedelta
 
@@ -10,14 +10,11 @@ from django.utils import timezone
 from registry.models import Chain
 from tests.verification.conftest import attest_by_the_executor, indexed_chain, query_plan
 from tests.verification.test_verification_sql import (  # noqa: F401 - the dataset fixture
-    EXPECTED,
     NOW,
     dataset,
     document,
 )
-from verification import reasons
-from verification.services import chain_facts, reason_query
-from verification.sql import most_telling
+from verification import rules as reasons
 
 pytestmark = pytest.mark.django_db
 
@@ -146,8 +143,8 @@ def test_an_inactive_chains_attestation_tells_less_than_an_untrusted_one(
 
 def test_the_order_of_reasons_is_the_documented_precedence():
     assert reasons.REASONS == ("not_found", "invalid_proof", "chain_inactive", "untrusted_attester",
-                               "undecodable", "not_timestamped", "expired", "revoked",
-                               "not_final")
+                               "unproven_issuer", "undecodable", "not_timestamped", "expired",
+                               "revoked", "not_final")
 
 
 # --- chainId ---------------------------------------------------------------------------------
@@ -176,36 +173,6 @@ def test_verified_has_no_reason_even_beside_failing_attestations(api, chain):
     attest(chain, time=now - timedelta(days=1), block_number=999)
     attest(chain, time=now)
     assert reason(api) is None
-
-
-# --- The SQL and its reference ---------------------------------------------------------------
-
-
-def orm_row(document_hash, chain_id, now):
-    rows = list(reason_query(document_hash, chain_id=chain_id, now=now))
-    return rows[0] if rows else None
-
-
-@pytest.mark.parametrize("now", [NOW, NOW + timedelta(hours=2), NOW - timedelta(days=3)],
-                         ids=["now", "later", "before-everything"])
-def test_the_reason_sql_finds_the_row_its_orm_reference_finds(dataset, now):  # noqa: F811
-    ranks = set()
-    for name in EXPECTED:
-        for chain_id in dataset["chains"]:
-            expected = orm_row(document(name), chain_id, now)
-            row, has_offchain, asked = most_telling(document(name), chain_id=chain_id, now=now)
-            # No Merkle batch and no offchain attestation here: no root, no proof.
-            assert not has_offchain
-            assert asked == chain_facts(chain_id), chain_id
-            assert row == (None if expected is None else (*expected, None, None)), (
-                name, chain_id)
-            ranks.add(None if expected is None else expected[0])
-    # Every on-chain reason, and verified, came up: the comparison did not pass for want of
-    # rows. (`not_timestamped` is an offchain attestation's: tests/verification/
-    # test_verify_offchain.py; `invalid_proof` a Merkle proof's: test_verify_merkle.py.)
-    if now == NOW:
-        assert ranks == {None, *range(1, reasons.VALID + 1)} - {
-            reasons.RANK[reasons.NOT_TIMESTAMPED], reasons.RANK[reasons.INVALID_PROOF]}
 
 
 # --- live: true ------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from registry.probes import ProbeResult, apply_results
 from tests.bindings.conftest import bind
 from tests.conftest import make_key
 from tests.factories import RpcEndpointFactory
+from tests.proofs import address_of, register
 from tests.webhooks.conftest import client_for, deliver_all, subscribe
 from webhooks.models import Delivery, Event
 
@@ -107,8 +108,7 @@ def test_a_subscription_filtered_on_a_workflow_gets_only_its_events(
 def test_executor_status_changes_are_delivered_to_admin_subscriptions(
         admin, admin_key, receiver, chain, executor_client):
     _, secret = subscribe(client_for(admin_key), receiver.url, ["executor.status_changed"])
-    registered = executor_client.post("/v1/chain-registry/anvil/register",
-                                      {"address": "0x" + "70" * 20}, format="json")
+    registered = register(executor_client, "anvil", {"address": address_of(70)})
     executor_id = registered.json()["executorId"]
     executor_leases_expire(now=timezone.now() + timedelta(seconds=45))
     assert admin.post(f"/v1/admin/executors/{executor_id}/deregister").status_code == 200
@@ -125,8 +125,7 @@ def test_executor_status_changes_are_delivered_to_admin_subscriptions(
 def test_an_executor_low_on_funds_or_blocked_by_fees_is_delivered_with_its_balance(
         admin_key, receiver, chain, executor_client):
     _, secret = subscribe(client_for(admin_key), receiver.url, ["executor.status_changed"])
-    registered = executor_client.post("/v1/chain-registry/anvil/register",
-                                      {"address": "0x" + "71" * 20}, format="json").json()
+    registered = register(executor_client, "anvil", {"address": address_of(71)}).json()
     for status, balance in [("low_funds", "900000000000000"), ("blocked_by_fees", "800"),
                             ("ok", "5000000000000000000")]:
         response = executor_client.post("/v1/chain-registry/anvil/heartbeat", {

@@ -26,7 +26,9 @@ LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "att
           "offchain": "offchain", "timestamp_proven": "time proven",
           "merkle_root": "merkle root", "proof": "merkle proof",
           # What "final" meant on the chain (attestations/finality.py).
-          "finality_rule": "finality", "finalized_block": "final block"}
+          "finality_rule": "finality", "finalized_block": "final block",
+          # Who stands behind the attester, and whether its domain proves it (issuers/).
+          "issuer": "issuer"}
 WIDTH = 13  # of the label column: "confirmations"; a longer label still gets a space
 USAGE = 2  # exit status of a usage error; 0 verified, 1 not verified
 UNAVAILABLE = 3  # --live and a chain did not answer: no verdict
@@ -114,6 +116,8 @@ class Command(BaseCommand):
                 continue
             if label == "chain":
                 value = self._chain_label(value)
+            elif label == "issuer":
+                value = _issuer_label(value)
             elif isinstance(value, bool):
                 value = "yes" if value else "no"
             elif hasattr(value, "isoformat"):
@@ -126,3 +130,11 @@ class Command(BaseCommand):
     def _chain_label(chain_id: int) -> str:
         name = Chain.objects.filter(pk=chain_id).values_list("name", flat=True).first()
         return f"{chain_id} ({name})" if name else str(chain_id)
+
+
+def _issuer_label(issuer) -> str:
+    """`Example University (example.edu), identity proven: dns checked <time>`."""
+    proofs = ", ".join(f"{p['method']} checked {p['checked_at'].isoformat()}"
+                       for p in issuer.proofs)
+    return (f"{issuer.name} ({issuer.domain}), identity {issuer.identity}"
+            + (f": {proofs}" if proofs else ""))

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
 from ..models.chain_finality_enum import ChainFinalityEnum, check_chain_finality_enum
 from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
+from ..models.executor_trust_enum import ExecutorTrustEnum, check_executor_trust_enum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -47,6 +48,10 @@ class ChainRequest:
             it with higher fees.
         low_funds_batches (int | Unset): An executor whose balance pays for fewer batches than this at the current fees
             reports low_funds (0: never).
+        executor_trust (ExecutorTrustEnum | Unset): * `approval` - Approval
+            * `automatic` - Automatic
+        untrusted_executor_jobs (bool | Unset): Executors not trusted here may claim binding jobs (their attestations
+            verify only once they are trusted). Default: they hold a lease but take no jobs.
     """
 
     chain_id: int
@@ -65,6 +70,8 @@ class ChainRequest:
     max_fee_per_gas_cap: None | str | Unset = UNSET
     replace_after_blocks: int | Unset = UNSET
     low_funds_batches: int | Unset = UNSET
+    executor_trust: ExecutorTrustEnum | Unset = UNSET
+    untrusted_executor_jobs: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chain_id = self.chain_id
@@ -119,6 +126,12 @@ class ChainRequest:
 
         low_funds_batches = self.low_funds_batches
 
+        executor_trust: str | Unset = UNSET
+        if not isinstance(self.executor_trust, Unset):
+            executor_trust = self.executor_trust
+
+        untrusted_executor_jobs = self.untrusted_executor_jobs
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -154,6 +167,10 @@ class ChainRequest:
             field_dict["replaceAfterBlocks"] = replace_after_blocks
         if low_funds_batches is not UNSET:
             field_dict["lowFundsBatches"] = low_funds_batches
+        if executor_trust is not UNSET:
+            field_dict["executorTrust"] = executor_trust
+        if untrusted_executor_jobs is not UNSET:
+            field_dict["untrustedExecutorJobs"] = untrusted_executor_jobs
 
         return field_dict
 
@@ -233,6 +250,15 @@ class ChainRequest:
 
         low_funds_batches = d.pop("lowFundsBatches", UNSET)
 
+        _executor_trust = d.pop("executorTrust", UNSET)
+        executor_trust: ExecutorTrustEnum | Unset
+        if isinstance(_executor_trust, Unset):
+            executor_trust = UNSET
+        else:
+            executor_trust = check_executor_trust_enum(_executor_trust)
+
+        untrusted_executor_jobs = d.pop("untrustedExecutorJobs", UNSET)
+
         chain_request = cls(
             chain_id=chain_id,
             name=name,
@@ -250,6 +276,8 @@ class ChainRequest:
             max_fee_per_gas_cap=max_fee_per_gas_cap,
             replace_after_blocks=replace_after_blocks,
             low_funds_batches=low_funds_batches,
+            executor_trust=executor_trust,
+            untrusted_executor_jobs=untrusted_executor_jobs,
         )
 
         return chain_request

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from dateutil.parser import isoparse
 
 from ..models.executor_status_enum import ExecutorStatusEnum, check_executor_status_enum
+from ..models.trust_enum import TrustEnum, check_trust_enum
 
 T = TypeVar("T", bound="Executor")
 
@@ -35,7 +36,18 @@ class Executor:
             * `blocked_by_fees` - Blocked By Fees
             * `signer_error` - Signer Error
         trusted (bool):
-        trust_revoked_at (datetime.datetime | None): Set when an administrator revokes its trust.
+        trust (TrustEnum): * `trusted` - Trusted
+            * `pending` - Pending
+            * `revoked` - Revoked
+        trust_basis (str): What made it trusted, last time it was: `approval`, `allow_list`, `automatic` or `admin_key`
+            (empty: never trusted).
+        trusted_at (datetime.datetime | None): When it was last made trusted.
+        trust_revoked_at (datetime.datetime | None): Set while it is not trusted: from its registration until it is
+            approved (unless its key's allow-list or its chain's policy trusted it), or since its trust was revoked.
+        trust_changed_by (str): Who last approved or revoked its trust: an admin key's prefix, user:<name>, or the
+            service (a revoked key).
+        trust_reason (str): Why its trust last changed.
+        registered_by (str): The prefix of the key that speaks for it.
         pending_jobs (int | None):
         head_block (int | None):
         balance_wei (None | str): Its balance in wei, as its last heartbeat said. Example: 1500000000000000000.
@@ -56,7 +68,13 @@ class Executor:
     metadata: Any
     status: ExecutorStatusEnum
     trusted: bool
+    trust: TrustEnum
+    trust_basis: str
+    trusted_at: datetime.datetime | None
     trust_revoked_at: datetime.datetime | None
+    trust_changed_by: str
+    trust_reason: str
+    registered_by: str
     pending_jobs: int | None
     head_block: int | None
     balance_wei: None | str
@@ -88,11 +106,27 @@ class Executor:
 
         trusted = self.trusted
 
+        trust: str = self.trust
+
+        trust_basis = self.trust_basis
+
+        trusted_at: None | str
+        if isinstance(self.trusted_at, datetime.datetime):
+            trusted_at = self.trusted_at.isoformat()
+        else:
+            trusted_at = self.trusted_at
+
         trust_revoked_at: None | str
         if isinstance(self.trust_revoked_at, datetime.datetime):
             trust_revoked_at = self.trust_revoked_at.isoformat()
         else:
             trust_revoked_at = self.trust_revoked_at
+
+        trust_changed_by = self.trust_changed_by
+
+        trust_reason = self.trust_reason
+
+        registered_by = self.registered_by
 
         pending_jobs: int | None
         pending_jobs = self.pending_jobs
@@ -131,7 +165,13 @@ class Executor:
                 "metadata": metadata,
                 "status": status,
                 "trusted": trusted,
+                "trust": trust,
+                "trustBasis": trust_basis,
+                "trustedAt": trusted_at,
                 "trustRevokedAt": trust_revoked_at,
+                "trustChangedBy": trust_changed_by,
+                "trustReason": trust_reason,
+                "registeredBy": registered_by,
                 "pendingJobs": pending_jobs,
                 "headBlock": head_block,
                 "balanceWei": balance_wei,
@@ -168,6 +208,25 @@ class Executor:
 
         trusted = d.pop("trusted")
 
+        trust = check_trust_enum(d.pop("trust"))
+
+        trust_basis = d.pop("trustBasis")
+
+        def _parse_trusted_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                trusted_at_type_0 = isoparse(data)
+
+                return trusted_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        trusted_at = _parse_trusted_at(d.pop("trustedAt"))
+
         def _parse_trust_revoked_at(data: object) -> datetime.datetime | None:
             if data is None:
                 return data
@@ -182,6 +241,12 @@ class Executor:
             return cast(datetime.datetime | None, data)
 
         trust_revoked_at = _parse_trust_revoked_at(d.pop("trustRevokedAt"))
+
+        trust_changed_by = d.pop("trustChangedBy")
+
+        trust_reason = d.pop("trustReason")
+
+        registered_by = d.pop("registeredBy")
 
         def _parse_pending_jobs(data: object) -> int | None:
             if data is None:
@@ -238,7 +303,13 @@ class Executor:
             metadata=metadata,
             status=status,
             trusted=trusted,
+            trust=trust,
+            trust_basis=trust_basis,
+            trusted_at=trusted_at,
             trust_revoked_at=trust_revoked_at,
+            trust_changed_by=trust_changed_by,
+            trust_reason=trust_reason,
+            registered_by=registered_by,
             pending_jobs=pending_jobs,
             head_block=head_block,
             balance_wei=balance_wei,

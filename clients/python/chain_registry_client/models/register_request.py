@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.register_request_metadata import RegisterRequestMetadata
+    from ..models.register_request_proof import RegisterRequestProof
 
 
 T = TypeVar("T", bound="RegisterRequest")
@@ -19,6 +20,8 @@ class RegisterRequest:
     """
     Attributes:
         address (str):  Example: 0xabababababababababababababababababababab.
+        proof (RegisterRequestProof): A challenge (POST /v1/chain-registry/{chain}/challenge) signed by the address:
+            registering proves the caller holds its key.
         name (str | Unset):  Default: ''.
         endpoint_url (str | Unset):  Default: ''.
         version (str | Unset):  Default: ''.
@@ -27,6 +30,7 @@ class RegisterRequest:
     """
 
     address: str
+    proof: RegisterRequestProof
     name: str | Unset = ""
     endpoint_url: str | Unset = ""
     version: str | Unset = ""
@@ -35,6 +39,8 @@ class RegisterRequest:
 
     def to_dict(self) -> dict[str, Any]:
         address = self.address
+
+        proof = self.proof.to_dict()
 
         name = self.name
 
@@ -55,6 +61,7 @@ class RegisterRequest:
         field_dict.update(
             {
                 "address": address,
+                "proof": proof,
             }
         )
         if name is not UNSET:
@@ -73,9 +80,12 @@ class RegisterRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.register_request_metadata import RegisterRequestMetadata
+        from ..models.register_request_proof import RegisterRequestProof
 
         d = dict(src_dict)
         address = d.pop("address")
+
+        proof = RegisterRequestProof.from_dict(d.pop("proof"))
 
         name = d.pop("name", UNSET)
 
@@ -94,6 +104,7 @@ class RegisterRequest:
 
         register_request = cls(
             address=address,
+            proof=proof,
             name=name,
             endpoint_url=endpoint_url,
             version=version,

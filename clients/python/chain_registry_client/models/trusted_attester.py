@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -21,6 +21,7 @@ class TrustedAttester:
         chain_id (int):
         address (str):  Example: 0xabababababababababababababababababababab.
         added_by (str):
+        proven_at (datetime.datetime | None): When the address proved it holds its key (an EIP-4361 proof sent with it).
         created_at (datetime.datetime):
         note (str | Unset):
     """
@@ -29,6 +30,7 @@ class TrustedAttester:
     chain_id: int
     address: str
     added_by: str
+    proven_at: datetime.datetime | None
     created_at: datetime.datetime
     note: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -42,6 +44,12 @@ class TrustedAttester:
 
         added_by = self.added_by
 
+        proven_at: None | str
+        if isinstance(self.proven_at, datetime.datetime):
+            proven_at = self.proven_at.isoformat()
+        else:
+            proven_at = self.proven_at
+
         created_at = self.created_at.isoformat()
 
         note = self.note
@@ -54,6 +62,7 @@ class TrustedAttester:
                 "chainId": chain_id,
                 "address": address,
                 "addedBy": added_by,
+                "provenAt": proven_at,
                 "createdAt": created_at,
             }
         )
@@ -73,6 +82,21 @@ class TrustedAttester:
 
         added_by = d.pop("addedBy")
 
+        def _parse_proven_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                proven_at_type_0 = isoparse(data)
+
+                return proven_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        proven_at = _parse_proven_at(d.pop("provenAt"))
+
         created_at = isoparse(d.pop("createdAt"))
 
         note = d.pop("note", UNSET)
@@ -82,6 +106,7 @@ class TrustedAttester:
             chain_id=chain_id,
             address=address,
             added_by=added_by,
+            proven_at=proven_at,
             created_at=created_at,
             note=note,
         )

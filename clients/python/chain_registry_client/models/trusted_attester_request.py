@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.trusted_attester_request_proof import TrustedAttesterRequestProof
+
 
 T = TypeVar("T", bound="TrustedAttesterRequest")
 
@@ -17,11 +21,14 @@ class TrustedAttesterRequest:
         chain_id (int):
         address (str):  Example: 0xabababababababababababababababababababab.
         note (str | Unset):
+        proof (TrustedAttesterRequestProof | Unset): Optional: a challenge (POST /v1/admin/trusted-attesters/challenge)
+            signed by the address, proving it holds its key; refused (400) unless valid. Its time is kept as `provenAt`.
     """
 
     chain_id: int
     address: str
     note: str | Unset = UNSET
+    proof: TrustedAttesterRequestProof | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chain_id = self.chain_id
@@ -29,6 +36,10 @@ class TrustedAttesterRequest:
         address = self.address
 
         note = self.note
+
+        proof: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.proof, Unset):
+            proof = self.proof.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -40,11 +51,15 @@ class TrustedAttesterRequest:
         )
         if note is not UNSET:
             field_dict["note"] = note
+        if proof is not UNSET:
+            field_dict["proof"] = proof
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.trusted_attester_request_proof import TrustedAttesterRequestProof
+
         d = dict(src_dict)
         chain_id = d.pop("chainId")
 
@@ -52,10 +67,18 @@ class TrustedAttesterRequest:
 
         note = d.pop("note", UNSET)
 
+        _proof = d.pop("proof", UNSET)
+        proof: TrustedAttesterRequestProof | Unset
+        if isinstance(_proof, Unset):
+            proof = UNSET
+        else:
+            proof = TrustedAttesterRequestProof.from_dict(_proof)
+
         trusted_attester_request = cls(
             chain_id=chain_id,
             address=address,
             note=note,
+            proof=proof,
         )
 
         return trusted_attester_request

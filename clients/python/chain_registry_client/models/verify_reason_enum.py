@@ -9,6 +9,7 @@ VerifyReasonEnum = Literal[
     "not_timestamped",
     "revoked",
     "undecodable",
+    "unproven_issuer",
     "untrusted_attester",
 ]
 
@@ -21,6 +22,7 @@ VERIFY_REASON_ENUM_VALUES: set[VerifyReasonEnum] = {
     "not_timestamped",
     "revoked",
     "undecodable",
+    "unproven_issuer",
     "untrusted_attester",
 }
 

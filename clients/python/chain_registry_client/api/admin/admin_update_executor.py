@@ -128,8 +128,9 @@ def sync_detailed(
 ) -> Response[ExecutorDetail | Problem]:
     r"""Update executor
 
-     Revoke (`{\"trusted\": false}`) or restore an executor's trust: its attestations stop
-    or start verifying on the next request.
+     Approve (`{\"trusted\": true}`) or revoke (`false`) an executor's trust, as the
+    approve and revoke-trust actions: its attestations start or stop verifying on the
+    next request.
 
     Args:
         id (UUID):
@@ -166,8 +167,9 @@ def sync(
 ) -> ExecutorDetail | Problem | None:
     r"""Update executor
 
-     Revoke (`{\"trusted\": false}`) or restore an executor's trust: its attestations stop
-    or start verifying on the next request.
+     Approve (`{\"trusted\": true}`) or revoke (`false`) an executor's trust, as the
+    approve and revoke-trust actions: its attestations start or stop verifying on the
+    next request.
 
     Args:
         id (UUID):
@@ -199,8 +201,9 @@ async def asyncio_detailed(
 ) -> Response[ExecutorDetail | Problem]:
     r"""Update executor
 
-     Revoke (`{\"trusted\": false}`) or restore an executor's trust: its attestations stop
-    or start verifying on the next request.
+     Approve (`{\"trusted\": true}`) or revoke (`false`) an executor's trust, as the
+    approve and revoke-trust actions: its attestations start or stop verifying on the
+    next request.
 
     Args:
         id (UUID):
@@ -235,8 +238,9 @@ async def asyncio(
 ) -> ExecutorDetail | Problem | None:
     r"""Update executor
 
-     Revoke (`{\"trusted\": false}`) or restore an executor's trust: its attestations stop
-    or start verifying on the next request.
+     Approve (`{\"trusted\": true}`) or revoke (`false`) an executor's trust, as the
+    approve and revoke-trust actions: its attestations start or stop verifying on the
+    next request.
 
     Args:
         id (UUID):

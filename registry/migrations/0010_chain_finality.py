@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0008_chain_fee_policy'),
+        ('registry', '0009_chain_executor_trust_and_key_allow_list'),
     ]
 
     operations = [

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.executor_detail import ExecutorDetail
+from ...models.problem import Problem
+from ...models.trust_decision_request import TrustDecisionRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    body: TrustDecisionRequest | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/admin/executors/{id}/approve".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ExecutorDetail | Problem | None:
+    if response.status_code == 200:
+        response_200 = ExecutorDetail.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 411:
+        response_411 = Problem.from_dict(response.json())
+
+        return response_411
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ExecutorDetail | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TrustDecisionRequest | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+) -> Response[ExecutorDetail | Problem]:
+    """Approve an executor
+
+     Trust the executor (a pending one, or restore a revoked one): its attestations
+    verify from the next request. Recorded in the audit trail with the key.
+
+    Args:
+        id (UUID):
+        if_match (str | Unset):
+        body (TrustDecisionRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ExecutorDetail | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        if_match=if_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TrustDecisionRequest | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+) -> ExecutorDetail | Problem | None:
+    """Approve an executor
+
+     Trust the executor (a pending one, or restore a revoked one): its attestations
+    verify from the next request. Recorded in the audit trail with the key.
+
+    Args:
+        id (UUID):
+        if_match (str | Unset):
+        body (TrustDecisionRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ExecutorDetail | Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+        if_match=if_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TrustDecisionRequest | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+) -> Response[ExecutorDetail | Problem]:
+    """Approve an executor
+
+     Trust the executor (a pending one, or restore a revoked one): its attestations
+    verify from the next request. Recorded in the audit trail with the key.
+
+    Args:
+        id (UUID):
+        if_match (str | Unset):
+        body (TrustDecisionRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ExecutorDetail | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        if_match=if_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TrustDecisionRequest | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+) -> ExecutorDetail | Problem | None:
+    """Approve an executor
+
+     Trust the executor (a pending one, or restore a revoked one): its attestations
+    verify from the next request. Recorded in the audit trail with the key.
+
+    Args:
+        id (UUID):
+        if_match (str | Unset):
+        body (TrustDecisionRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ExecutorDetail | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+            if_match=if_match,
+        )
+    ).parsed

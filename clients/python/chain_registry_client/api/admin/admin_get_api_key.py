@@ -1,0 +1,213 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_key import ApiKey
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    prefix: str,
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/admin/api-keys/{prefix}".format(
+            prefix=quote(str(prefix), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiKey | Problem | None:
+    if response.status_code == 200:
+        response_200 = ApiKey.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | ApiKey | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    prefix: str,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ApiKey | Problem]:
+    """Get API key
+
+     API keys (never their secrets): their allow-lists, and revocation. Keys are created
+    with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+
+    Args:
+        prefix (str):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ApiKey | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        prefix=prefix,
+        if_none_match=if_none_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    prefix: str,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ApiKey | Problem | None:
+    """Get API key
+
+     API keys (never their secrets): their allow-lists, and revocation. Keys are created
+    with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+
+    Args:
+        prefix (str):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ApiKey | Problem
+    """
+
+    return sync_detailed(
+        prefix=prefix,
+        client=client,
+        if_none_match=if_none_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    prefix: str,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ApiKey | Problem]:
+    """Get API key
+
+     API keys (never their secrets): their allow-lists, and revocation. Keys are created
+    with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+
+    Args:
+        prefix (str):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ApiKey | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        prefix=prefix,
+        if_none_match=if_none_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    prefix: str,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ApiKey | Problem | None:
+    """Get API key
+
+     API keys (never their secrets): their allow-lists, and revocation. Keys are created
+    with `manage.py create_api_key` or in the Django admin (the secret is shown there once).
+
+    Args:
+        prefix (str):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ApiKey | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            prefix=prefix,
+            client=client,
+            if_none_match=if_none_match,
+        )
+    ).parsed

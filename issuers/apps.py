@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IssuersConfig(AppConfig):
+    name = "issuers"
+    default_auto_field = "django.db.models.BigAutoField"
