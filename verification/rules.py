@@ -97,7 +97,7 @@ PROVEN_AT = f"""({_STAMP.format(what='ts.timestamp')}
 class Rule(NamedTuple):
     reason: str
     fails: str | None  # of an on-chain attestation; None: not a rule for them
-    offchain: str | None  # of an offchain one (verification/offchain.py)
+    offchain: str | None  # of an offchain one (verification/sql.py OFFCHAIN_SQL)
     live: bool = False  # live verification asks the chain rather than the index
 
     @property

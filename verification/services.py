@@ -69,7 +69,7 @@ class Verification:
     chain_stalled: bool = False
     reason: str | None = None  # why not, when not verified (verification/rules.py)
     document_hash: str | None = None  # named by a batch's answers only
-    # Verified through an offchain attestation (verification/offchain.py); whether the
+    # Verified through an offchain attestation (verification/sql.py OFFCHAIN_SQL); whether the
     # chain proves its time (on-chain answers: always).
     offchain: bool | None = None
     timestamp_proven: bool | None = None
