@@ -59,7 +59,8 @@ def final(block: str) -> str:
 # stalled (a primary-key probe).
 FINALIZED_BLOCK = """CASE WHEN c.finality <> 'confirmations' THEN cur.final_block
             WHEN cur.head_block >= c.confirmations
-            THEN cur.head_block - (CASE WHEN c.confirmations > 0 THEN c.confirmations ELSE 1 END) + 1
+            THEN cur.head_block + 1
+                 - (CASE WHEN c.confirmations > 0 THEN c.confirmations ELSE 1 END)
             END"""
 STALLED = """EXISTS (SELECT 1 FROM attestations_chainhead h
                 WHERE h.chain_id = a.chain_id AND h.stalled_since IS NOT NULL)"""
