@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 
-from attestations.models import Attestation, IndexCursor, Schema
+from attestations.models import Attestation, ChainHead, IndexCursor, Schema
 from registry.models import Chain
 
 
@@ -114,15 +114,15 @@ class ReindexForm(ActionForm):
 class IndexCursorAdmin(ReadOnlyAdmin):
     action_form = ReindexForm
     actions = ["reindex_from_block"]
-    list_display = ["deployment", "chain", "kind", "next_block", "head_block", "lag",
-                    "range_size", "last_run_at", "last_success_at", "short_error", "reorgs",
+    list_display = ["deployment", "chain", "kind", "next_block", "head_block", "final_block",
+                    "lag", "range_size", "last_run_at", "last_success_at", "short_error", "reorgs",
                     "skipped_records", "reindex_from_block"]
     list_filter = [IndexedChainFilter, "deployment__kind"]
     search_fields = ["chain__name", "chain__short_name", "=chain__chain_id",
                      "=deployment__address"]
     list_select_related = ["deployment__contract_version__contract_name", "chain"]
-    readonly_fields = ["deployment", "chain", "next_block", "head_block", "lag", "range_size",
-                       "last_run_at", "last_success_at", "last_error", "last_error_at",
+    readonly_fields = ["deployment", "chain", "next_block", "head_block", "final_block", "lag",
+                       "range_size", "last_run_at", "last_success_at", "last_error", "last_error_at",
                        "reorgs", "reindex_from_block", "skipped_list", "recent_blocks"]
 
     @admin.display(description="kind")
@@ -162,3 +162,15 @@ class IndexCursorAdmin(ReadOnlyAdmin):
         count = queryset.update(reindex_from_block=block)
         self.message_user(request, f"{count} cursor(s) will re-index from block {block} at "
                           "the next indexing run.")
+
+
+@admin.register(ChainHead)
+class ChainHeadAdmin(ReadOnlyAdmin):
+    """What the indexer last saw of each chain, and whether it is stalled
+    (attestations/finality.py)."""
+
+    list_display = ["chain", "head_block", "head_at", "block_time", "finality_rule",
+                    "final_block", "final_at", "stalled_since", "stall_reason"]
+    list_filter = ["finality_rule"]
+    list_select_related = ["chain"]
+    readonly_fields = list_display + ["head_timestamp", "final_lag"]

@@ -6,7 +6,7 @@ stored as SPEC section 1 writes them: 0x + lowercase hex.
 """
 
 from django.db import models
-from django.db.models import F, Value
+from django.db.models import Case, Exists, ExpressionWrapper, F, OuterRef, Q, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Now
 
@@ -23,6 +23,31 @@ class OnChainQuerySet(models.QuerySet):
         the blocks up to it for reorganisations. One join, no chain call."""
         head = Coalesce(F("index_cursor__head_block"), Value(-1))
         return self.annotate(confirmations=confirmations_expression(head, F("block_number")))
+
+    def with_finality(self):
+        """`with_confirmations`, and as the chain's rule says (attestations/finality.py):
+        `final` (the chain's confirmations; or at or below the final block its cursor last
+        stored, under a tag), `finalized_block` (the newest final block then: the head less
+        the confirmations, or the tag's), `chain_stalled`. verification/sql.py spells the
+        same in SQL."""
+        by_count = Q(chain__finality=Chain.Finality.CONFIRMATIONS)
+        head, needed = F("index_cursor__head_block"), F("chain__confirmations")
+        one_at_least = Case(When(chain__confirmations__gt=0, then=needed), default=Value(1),
+                            output_field=models.BigIntegerField())
+        return self.with_confirmations().annotate(
+            final=Case(When(by_count & Q(confirmations__gte=needed), then=Value(True)),
+                       When(~by_count & Q(block_number__lte=F("index_cursor__final_block")),
+                            then=Value(True)),
+                       default=Value(False), output_field=models.BooleanField()),
+            finalized_block=Case(
+                When(by_count & Q(index_cursor__head_block__gte=needed),
+                     then=ExpressionWrapper(head - one_at_least + 1,
+                                            output_field=models.BigIntegerField())),
+                When(~by_count, then=F("index_cursor__final_block")),
+                default=Value(None), output_field=models.BigIntegerField()),
+            chain_stalled=Exists(ChainHead.objects.filter(
+                chain_id=OuterRef("chain_id"), stalled_since__isnull=False)),
+        )
 
 
 class OnChainRecord(models.Model):
@@ -283,6 +308,9 @@ class IndexCursor(models.Model):
     next_block = models.PositiveBigIntegerField(help_text="The first block not read yet.")
     head_block = models.PositiveBigIntegerField(null=True, blank=True,
                                                 help_text="The chain's head at the last run.")
+    final_block = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The newest block final under the chain's rule at "
+        "the last run (attestations/finality.py); moves with head_block.")
     range_size = models.PositiveIntegerField(default=2000,
                                              help_text="Blocks per getLogs call; adapts.")
     # {"<number>": "<hash>"} of the latest blocks read, to notice a reorganisation.
@@ -361,3 +389,38 @@ class MerkleLeaf(models.Model):
 
     def __str__(self):
         return f"leaf {self.document_hash} of {self.batch_id}"
+
+
+class ChainHead(models.Model):
+    """What the indexer last saw of a chain's head and finality, and since when
+    (attestations/finality.py): facts from which "final" and "stalled" are derived.
+    `stalled_since` is the one stored state: set and cleared by attestations.finality, each
+    change told as a `chain.stalled` / `chain.resumed` event."""
+
+    chain = models.OneToOneField(Chain, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="head")
+    head_block = models.PositiveBigIntegerField(help_text="The newest head seen.")
+    head_at = models.DateTimeField(help_text="When that head was first seen.")
+    head_timestamp = models.PositiveBigIntegerField(null=True, blank=True,
+                                                    help_text="The head block's own time.")
+    block_time = models.FloatField(null=True, blank=True,
+                                   help_text="Seconds per block, learned from head timestamps.")
+    finality_rule = models.CharField(max_length=16, choices=Chain.Finality.choices,
+                                     help_text="The rule `final_block` was read under.")
+    final_block = models.PositiveBigIntegerField(
+        null=True, blank=True,
+        help_text="The newest block final under the chain's rule (a tag's block, or the head "
+        "less the confirmations).")
+    final_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="When `final_block` last advanced.")
+    final_lag = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Blocks from the final block to the head, when the "
+        "final block last advanced: its usual lag.")
+    stalled_since = models.DateTimeField(null=True, blank=True)
+    stall_reason = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["chain_id"]
+
+    def __str__(self):
+        return f"head of chain {self.chain_id}"

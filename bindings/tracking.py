@@ -4,9 +4,10 @@ A run expires what nobody claimed, requeues what an executor abandoned, then rea
 receipts of submitted workflows through the chain client, outside any transaction, and
 applies what it saw under the row's lock:
 
-- mined and successful, with the chain's confirmations, and the indexer holds the matching
-  attestation (same chain, schema, document hash, attester = the executor, same tx):
-  confirmed;
+- mined and successful, final under the chain's rule (its confirmations, or at or below the
+  node's `safe`/`finalized` block: attestations/finality.py), and the indexer holds the
+  matching attestation (same chain, schema, document hash, attester = the executor, same
+  tx): confirmed;
 - mined and reverted: retried after a back-off, or failed once the attempts are used up;
 - no longer known to the chain (a reorganisation removed it, or it was dropped) for longer
   than WORKFLOW_TX_MISSING_GRACE_SECONDS: back to the queue, unless the indexer holds the
@@ -30,8 +31,9 @@ from django.db.models import Exists, Min, OuterRef, Q
 from django.utils import timezone
 from web3.exceptions import TransactionNotFound
 
+from attestations import finality
 from attestations.confirmations import confirmations
-from attestations.indexer import reorg_window
+from attestations.indexer import reorg_window, rpc
 from attestations.indexer.events import attested_uids
 from attestations.models import Attestation, IndexCursor, MerkleBatch
 from bindings.merkle import forget_unbound_batches
@@ -77,6 +79,7 @@ class Seen:
     block_number: int | None = None
     succeeded: bool = False
     confirmations: int = 0
+    final: bool = False  # under the chain's rule (attestations/finality.py)
 
 
 def workflows_track(now=None, *, progress: ProgressCallback = no_progress,
@@ -163,9 +166,9 @@ def _track_chain(chain: Chain, now, report: TrackReport, looked: Looked) -> None
     if not rows:
         return
     w3 = chain_client(chain)
-    head = w3.eth.block_number
+    head, final = rpc.head_and_final(w3, chain)
     receipts = Receipts(w3)
-    seen = {w.pk: _look(receipts, w, head) for w in rows}
+    seen = {w.pk: _look(receipts, w, head, chain, final) for w in rows}
     bound = Bound(chain, rows, roots=MerkleRoots(chain, rows, seen, receipts))
     for start in range(0, len(rows), CHUNK):
         chunk = rows[start:start + CHUNK]
@@ -199,16 +202,26 @@ class Receipts:
             return "missing", None
 
 
-def _look(receipts: Receipts, workflow: Workflow, head: int) -> Seen:
+def _look(receipts: Receipts, workflow: Workflow, head: int, chain: Chain,
+          final: int | None) -> Seen:
     pending = False
     for tx_hash in reversed(workflow.tx_hashes):  # the newest candidate first
         kind, receipt = receipts.of(tx_hash)
         if kind == "mined":
             block = receipt["blockNumber"]
-            return Seen("mined", tx_hash, block, receipt["status"] == 1,
-                        confirmations(head, block))
+            count = confirmations(head, block)
+            is_final = (count >= chain.confirmations if finality.tag(chain) is None
+                        else finality.is_final(chain, block, final))
+            return Seen("mined", tx_hash, block, receipt["status"] == 1, count, is_final)
         pending = pending or kind == "pending"
     return Seen("pending" if pending else "missing")
+
+
+def _final_as(chain: Chain, look: Seen) -> str:
+    """What made a workflow final, for its transition's cause."""
+    if finality.tag(chain) is None:
+        return f"{look.confirmations} confirmations"
+    return f"block {look.block_number} {chain.finality} ({look.confirmations} confirmations)"
 
 
 class Bound:
@@ -321,7 +334,7 @@ def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackRep
             if attestation is not None and attestation.uid != workflow.attestation_uid:
                 readopted.append((workflow, attestation))
             continue
-        if look.confirmations >= workflow.chain.confirmations and attestation is not None:
+        if look.final and attestation is not None:
             final.append((workflow, attestation))
         elif (workflow.block_number, workflow.tx_hash, workflow.tx_missing_since) != (
                 look.block_number, look.tx_hash, None):
@@ -330,7 +343,7 @@ def _mined(rows: list[Workflow], seen: dict, bound: Bound, now, report: TrackRep
     report.confirmed += len(final)
     Workflow.objects.transition_many(
         [w for w, _ in final], S.CONFIRMED, now=now, confirmed_at=now, tx_missing_since=None,
-        cause=lambda w: f"{seen[w.pk].confirmations} confirmations; indexed as {uid[w.pk]}",
+        cause=lambda w: f"{_final_as(w.chain, seen[w.pk])}; indexed as {uid[w.pk]}",
         each=lambda w: {"attestation_uid": uid[w.pk], "tx_hash": seen[w.pk].tx_hash,
                         "block_number": seen[w.pk].block_number})
     for workflow, attestation in readopted:

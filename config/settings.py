@@ -321,6 +321,12 @@ INDEXER_RPC_TIMEOUT_SECONDS = env.positive_int("INDEXER_RPC_TIMEOUT_SECONDS", de
 # A process's index runs of a chain share its chain client (the endpoints' order read once,
 # HTTP connections kept) for this long at most; a run that fails drops it (0: one per run).
 INDEXER_CLIENT_SECONDS = env.non_negative_int("INDEXER_CLIENT_SECONDS", default=10)
+# A chain is stalled (attestations/finality.py) when no new head was seen for its
+# `stall_blocks` block times (this default when it has none), and never sooner than
+# CHAIN_STALL_MIN_SECONDS; or when its `safe`/`finalized` block did not advance for as long
+# past its usual lag.
+CHAIN_STALL_BLOCKS = env.positive_int("CHAIN_STALL_BLOCKS", default=10)
+CHAIN_STALL_MIN_SECONDS = env.positive_int("CHAIN_STALL_MIN_SECONDS", default=60)
 
 # What a documentHash is the hash of a file's bytes with (core/document_hash.py): the
 # algorithms accepted, the default first. Shown in GET /chains; the verify_document command
@@ -569,6 +575,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ChainStatusEnum": "registry.models.chains.Chain.Status",
         "ChainSourceEnum": "registry.models.chains.Chain.Source",
+        "ChainFinalityEnum": "registry.models.chains.Chain.Finality",
         "ProbeStatusEnum": "registry.models.rpc.ProbeStatus",
         "OverrideStatusEnum": "registry.models.rpc.OverrideStatus",
         "VerifyReasonEnum": "verification.rules.REASONS",

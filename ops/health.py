@@ -82,6 +82,22 @@ def _check_executors() -> dict:
     return {"status": "ok", "selfPreservation": holds}
 
 
+def _check_chains() -> dict:
+    """Informational: the stalled chains (attestations/finality.py). A stalled chain is the
+    chain's fault or its nodes', not this service's: verdicts still answer, saying so
+    (`chainStalled`)."""
+    from attestations.models import ChainHead
+
+    stalled = [
+        {"chainId": head.chain_id, "since": head.stalled_since.isoformat().replace("+00:00", "Z"),
+         "reason": head.stall_reason, "headBlock": head.head_block,
+         "headAt": head.head_at.isoformat().replace("+00:00", "Z")}
+        for head in ChainHead.objects.filter(stalled_since__isnull=False,
+                                             chain__status="active").order_by("chain_id")
+    ]
+    return {"status": "ok", "stalled": stalled}
+
+
 def _check_replicas() -> dict:
     """Informational: each read replica's lag and whether it answers reads now. Never
     unavailable: without a usable replica the primary answers (core/replicas.py)."""
@@ -198,11 +214,11 @@ def _check_webhook_secrets() -> dict:
 
 
 CHECKS = {"database": _check_database, "cache": _check_cache, "broker": _check_broker,
-          "executors": _check_executors, "schedules": check_schedules,
+          "executors": _check_executors, "chains": _check_chains, "schedules": check_schedules,
           "workers": _check_workers, "replicas": _check_replicas,
           "webhookSecrets": _check_webhook_secrets}
 # A check is not run when the one it needs failed: it would wait for that dependency again.
-NEEDS = {"executors": "database", "schedules": "database", "workers": "broker",
+NEEDS = {"executors": "database", "chains": "database", "schedules": "database", "workers": "broker",
          "webhookSecrets": "database"}
 
 

@@ -75,7 +75,8 @@ class StateCollector:
 
     def collect(self):
         for family in (self._chains, self._confirmation_times, self._executors,
-                       self._rpc_endpoints, self._index, self._workflows, self._webhooks,
+                       self._rpc_endpoints, self._index, self._heads, self._workflows,
+                       self._webhooks,
                        self._replicas, self._readiness):
             try:
                 yield from family()
@@ -172,6 +173,28 @@ class StateCollector:
                 success.add_metric(ids, cursor.last_success_at.timestamp())
             skipped.add_metric(ids, len(cursor.skipped))
         yield from (lag, success, skipped)
+
+    def _heads(self):
+        """What the indexer last saw of each active chain (attestations/finality.py)."""
+        from attestations.models import ChainHead
+
+        stalled = GaugeMetricFamily(
+            "chain_stalled", "1 when the chain is stalled (no new head for its stall window, "
+            "or its safe/finalized block not advancing), else 0.", labels=["chain_id", "reason"])
+        head_age = GaugeMetricFamily("chain_head_age_seconds",
+                                     "Seconds since the chain's newest head was first seen.",
+                                     labels=["chain_id"])
+        final_lag = GaugeMetricFamily("chain_finality_lag_blocks",
+                                      "Blocks from the chain's newest final block to its head.",
+                                      labels=["chain_id"])
+        now = timezone.now()
+        for head in ChainHead.objects.filter(chain__status="active"):
+            ids = [str(head.chain_id)]
+            stalled.add_metric([*ids, head.stall_reason], 1 if head.stalled_since else 0)
+            head_age.add_metric(ids, (now - head.head_at).total_seconds())
+            if head.final_block is not None:
+                final_lag.add_metric(ids, max(0, head.head_block - head.final_block))
+        yield from (stalled, head_age, final_lag)
 
     def _workflows(self):
         from bindings.models import Workflow, WorkflowState

@@ -46,9 +46,10 @@ class ChainForm(ApiRulesForm):
 class ChainAdmin(HidesRpcUrls, admin.ModelAdmin):
     form = ChainForm
     list_display = ["chain_id", "name", "short_name", "status", "is_testnet", "confirmations",
-                    "binding_mode", "executor_trust", "source", "max_fee_per_gas_cap",
-                    "updated_at"]
-    list_filter = ["status", "is_testnet", "binding_mode", "executor_trust", "source"]
+                    "finality", "binding_mode", "executor_trust", "source",
+                    "max_fee_per_gas_cap", "updated_at"]
+    list_filter = ["status", "is_testnet", "finality", "binding_mode", "executor_trust",
+                   "source"]
     search_fields = ["name", "short_name", "=chain_id"]
     readonly_fields = ["source", "edited_fields", "created_at", "updated_at"]
     actions = ["activate", "deactivate"]

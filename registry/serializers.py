@@ -87,9 +87,10 @@ class ChainSerializer(StrictModelSerializer):
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
-            "is_testnet", "status", "confirmations", "offchain_unanchored", "binding_mode",
-            "max_fee_per_gas_cap", "replace_after_blocks", "low_funds_batches",
-            "executor_trust", "untrusted_executor_jobs", "source", "edited_fields", "created_at", "updated_at",
+            "is_testnet", "status", "confirmations", "finality", "stall_blocks",
+            "offchain_unanchored", "binding_mode", "max_fee_per_gas_cap", "replace_after_blocks",
+            "low_funds_batches", "executor_trust", "untrusted_executor_jobs", "source",
+            "edited_fields", "created_at", "updated_at",
         ]
         immutable_fields = ["chain_id"]
         extra_kwargs = {
@@ -97,6 +98,7 @@ class ChainSerializer(StrictModelSerializer):
                                                           "A chain with this short name exists.")]},
             "confirmations": {"max_value": 10_000},
             "replace_after_blocks": {"min_value": 1, "max_value": 10_000},
+            "stall_blocks": {"min_value": 1, "max_value": 1_000_000},
             "low_funds_batches": {"max_value": 1_000_000},
         }
 

@@ -48,8 +48,9 @@ REASON_TEXT = {
                    "schema says, so it binds nothing.",
     "expired": "Its attestation has expired.",
     "revoked": "Its attestation was revoked by the attester.",
-    "not_final": "It was attested, but the attestation does not have enough confirmations "
-                 "yet; try again in a few minutes.",
+    "not_final": "It was attested, but the attestation is not final yet on its chain (not "
+                 "enough confirmations, or not yet in the chain's finalized block); try again "
+                 "in a few minutes.",
     "unproven_issuer": "It was attested, but this service only accepts documents whose "
                        "issuer has proven its identity, and this one's has not.",
 }

@@ -48,8 +48,24 @@ def confirmations(block: str) -> str:
 
 
 def final(block: str) -> str:
-    """A record in `block` is final on its chain: it has the chain's confirmations."""
-    return f"{confirmations(block)} >= c.confirmations"
+    """A record in `block` is final as its chain's rule says (attestations/finality.py): it
+    has the chain's confirmations; or, under a tag (`safe`, `finalized`), it is at or below
+    the final block its cursor last stored (none stored: not final)."""
+    return f"""CASE WHEN c.finality = 'confirmations' THEN {confirmations(block)} >= c.confirmations
+            ELSE COALESCE({block} <= cur.final_block, FALSE) END"""
+
+
+# For the answer: the chain's newest final block as its rule says, and whether the chain is
+# stalled (a primary-key probe).
+FINALIZED_BLOCK = """CASE WHEN c.finality <> 'confirmations' THEN cur.final_block
+            WHEN cur.head_block >= c.confirmations
+            THEN cur.head_block + 1
+                 - (CASE WHEN c.confirmations > 0 THEN c.confirmations ELSE 1 END)
+            END"""
+STALLED = """EXISTS (SELECT 1 FROM attestations_chainhead h
+                WHERE h.chain_id = a.chain_id AND h.stalled_since IS NOT NULL)"""
+FINALITY = f"""c.finality AS finality_rule, {FINALIZED_BLOCK} AS finalized_block,
+       {STALLED} AS chain_stalled"""
 
 
 # The attester is trusted on the chain: an executor registered there is (whatever its
@@ -82,7 +98,7 @@ PROVEN_AT = f"""({_STAMP.format(what='ts.timestamp')}
 class Rule(NamedTuple):
     reason: str
     fails: str | None  # of an on-chain attestation; None: not a rule for them
-    offchain: str | None  # of an offchain one (verification/offchain.py)
+    offchain: str | None  # of an offchain one (verification/sql.py OFFCHAIN_SQL)
     live: bool = False  # live verification asks the chain rather than the index
 
     @property
@@ -138,6 +154,9 @@ class Row(NamedTuple):
     block_hash: str | None
     log_index: int | None
     eas_address: str
+    finality_rule: str | None = None  # the chain's (registry.Chain.finality)
+    finalized_block: int | None = None  # its newest final block, as that rule says
+    chain_stalled: bool = False  # its head has not moved for its stall_blocks
     root: str | None = None  # through the attested root of a Merkle batch: its root
     proof: list | None = None  # and the proof from the document's leaf to it
     offchain: bool = False

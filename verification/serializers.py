@@ -9,6 +9,7 @@ from core.document_hash import HELP_TEXT as DOCUMENT_HASH_HELP
 from core.fields import AddressField, Bytes32Field, ChainIdField
 from core.serializers import StrictSerializer
 from issuers.serializers import VerdictIssuerField
+from registry.models import Chain
 from verification.rules import REASONS
 
 MAX_PROOF = 64  # siblings: a tree of 2**64 leaves
@@ -55,6 +56,32 @@ class EthCallField(serializers.Field):
         return value
 
 
+# Inline, nullable: the generated Python client reads a null `$ref` (allOf) as required.
+@extend_schema_field({
+    "type": "object", "nullable": True, "required": ["rule", "finalizedBlock"],
+    "properties": {
+        "rule": {"type": "string", "enum": list(Chain.Finality.values),
+                 "description": "The chain's finality rule: `confirmations` (its "
+                 "`confirmations` blocks on top), `safe` or `finalized` (at or below the "
+                 "node's block of that tag)."},
+        "finalizedBlock": {"type": "integer", "nullable": True,
+                           "description": "The newest block final under that rule when the "
+                           "answer was made (null: none yet)."},
+    },
+    "description": "What \"final\" meant for this answer: the rule of the attestation's chain "
+    "(of the asked chain when nothing was found there) and its newest final block; null "
+    "when no chain applies (nothing found and no chain asked; an offchain attestation).",
+})
+class FinalityField(serializers.Field):
+    """A verdict's finality ({"rule", "finalizedBlock"}), written as it is."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return value
+
+
 class VerifyResponseSerializer(serializers.Serializer):
     """What verification found; when nothing verifies, every field but `verified` and
     `reason` is null. A verified answer carries the evidence to re-check it on the chain
@@ -79,6 +106,12 @@ class VerifyResponseSerializer(serializers.Serializer):
     eas_address = AddressField(allow_null=True,
                                help_text="The EAS contract that holds the attestation.")
     get_attestation_call = EthCallField(allow_null=True)
+    finality = FinalityField(allow_null=True)
+    chain_stalled = serializers.BooleanField(
+        help_text="true when the chain (the attestation's; the asked one when nothing was "
+        "found) is stalled: no new head for a while, or its finalized block not advancing. "
+        "The answer is then as of the last block the service saw, and may change when the "
+        "chain resumes.")
     offchain = serializers.BooleanField(
         allow_null=True, help_text="true: verified through an offchain attestation submitted "
         "here (POST /attestations/offchain; no transaction, block or getAttestation call); "
@@ -100,7 +133,7 @@ class VerifyResponseSerializer(serializers.Serializer):
         choices=REASONS, allow_null=True,
         help_text="Why not, when not verified (null when verified): the most telling reason "
         "among the document's attestations (on `chainId` when given), in this precedence: "
-        "`not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` "
+        "`not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` "
         "> `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > "
         "`unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's "
         "issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > "
@@ -108,7 +141,7 @@ class VerifyResponseSerializer(serializers.Serializer):
         "(no attestation of it). "
         "Each attestation's own reason is its first failing rule: chain active, trusted "
         "attester, proven issuer (when required), data as its schema says, not revoked, not "
-        "expired, final.",
+        "expired, final (as the chain's `finality` rule says).",
     )
 
 

@@ -19,9 +19,11 @@ from django.utils import timezone
 from eth_abi.exceptions import DecodingError
 from web3.exceptions import TransactionNotFound, Web3Exception
 
+from attestations import finality
 from attestations.confirmations import confirmations as count_confirmations
+from attestations.indexer import rpc
 from attestations.indexer.events import ATTESTED
-from attestations.models import Attestation, OffchainRevocation
+from attestations.models import Attestation, ChainHead, OffchainRevocation
 from core.errors import ServiceUnavailable
 from eas_primitives.abi import GET_ATTESTATION_SELECTOR, ZERO_UID, eas_abi
 from eas_primitives.merkle import root_of
@@ -60,9 +62,14 @@ class Verification:
     block_hash: str | None = None
     log_index: int | None = None
     eas_address: str | None = None
+    # What "final" meant (attestations/finality.py): the chain's rule and its newest final
+    # block; and whether the chain is stalled (the answer may be out of date).
+    finality_rule: str | None = None
+    finalized_block: int | None = None
+    chain_stalled: bool = False
     reason: str | None = None  # why not, when not verified (verification/rules.py)
     document_hash: str | None = None  # named by a batch's answers only
-    # Verified through an offchain attestation (verification/offchain.py); whether the
+    # Verified through an offchain attestation (verification/sql.py OFFCHAIN_SQL); whether the
     # chain proves its time (on-chain answers: always).
     offchain: bool | None = None
     timestamp_proven: bool | None = None
@@ -73,6 +80,12 @@ class Verification:
     # The issuer of the attester (issuers/), named after the rules chose the answer
     # (verification/issuer_naming.py).
     issuer: object | None = None
+
+    @property
+    def finality(self) -> dict | None:
+        if self.finality_rule is None:
+            return None
+        return {"rule": self.finality_rule, "finalizedBlock": self.finalized_block}
 
     @property
     def get_attestation_call(self) -> dict | None:
@@ -91,6 +104,32 @@ def not_verified(rank: int, **fields) -> Verification:
     return Verification(verified=False, reason=REASONS[rank], **fields)
 
 
+def finality_facts(row: Row | None) -> dict:
+    """An answer's finality facts, from the row of the attestation that gave it; none
+    without one."""
+    if row is None:
+        return {}
+    return {"finality_rule": row.finality_rule, "finalized_block": row.finalized_block,
+            "chain_stalled": bool(row.chain_stalled)}
+
+
+def chain_facts(chain_id: int | None) -> dict:
+    """The asked chain's finality facts, for an answer that found nothing there (a stalled
+    chain's indexer may not have read the document's attestation yet); none when no chain
+    (or an unknown one) was asked. The reference of MISS_SQL's last columns."""
+    row = None if chain_id is None else (
+        Chain.objects.filter(pk=chain_id)
+        .values_list("finality", "head__final_block", "head__stalled_since").first())
+    return {} if row is None else asked_facts((row[0], row[1], row[2] is not None))
+
+
+def asked_facts(asked: tuple) -> dict:
+    rule, block, stalled = asked
+    if rule is None:
+        return {}
+    return {"finality_rule": rule, "finalized_block": block, "chain_stalled": bool(stalled)}
+
+
 def verified(row: Row, **fields) -> Verification:
     """A verified answer from an attestation's row: on-chain, offchain (verification/sql.py's
     OFFCHAIN_SQL), or through its Merkle root's attestation (with root and proof)."""
@@ -99,7 +138,7 @@ def verified(row: Row, **fields) -> Verification:
         attester=row.attester, schema_id=row.schema_uid, tx_hash=row.tx_hash,
         block_number=row.block_number, confirmations=row.confirmations,
         block_hash=row.block_hash, log_index=row.log_index, eas_address=row.eas_address,
-        offchain=bool(row.offchain), timestamp_proven=bool(row.time_proven),
+        **finality_facts(row), offchain=bool(row.offchain), timestamp_proven=bool(row.time_proven),
         merkle_root=row.root, proof=row.proof, **fields)
 
 
@@ -156,12 +195,13 @@ def verify_document(document_hash: str, *, chain_id: int | None = None, live: bo
         return verified(row)
     # A miss: the query that says why, over the document's Merkle batches too, and whether
     # it has offchain attestations.
-    row, has_offchain = most_telling(document_hash, chain_id=chain_id, now=now)
+    row, has_offchain, asked = most_telling(document_hash, chain_id=chain_id, now=now)
     if row is not None and row.rank == VALID:  # made valid between the two queries
         return verified(row)
     offchain = (most_telling_offchain([document_hash], chain_id=chain_id, now=now)
                 .get(document_hash) if has_offchain else None)
-    return _answer_off_chain(offchain, row.rank if row else RANK[rules.NOT_FOUND])
+    return _answer_off_chain(offchain, row.rank if row else RANK[rules.NOT_FOUND],
+                             facts=finality_facts(row) if row else asked_facts(asked))
 
 
 def _by_proof(document_hash: str, proof: list[str], merkle_root: str | None, *,
@@ -176,17 +216,18 @@ def _by_proof(document_hash: str, proof: list[str], merkle_root: str | None, *,
     if row is None:
         return not_verified(RANK[rules.INVALID_PROOF])
     if row.rank != VALID:
-        return not_verified(row.rank)
+        return not_verified(row.rank, **finality_facts(row))
     return verified(row._replace(proof=list(proof)))
 
 
-def _answer_off_chain(offchain: Row | None, on_chain_rank: int, **fields) -> Verification:
+def _answer_off_chain(offchain: Row | None, on_chain_rank: int, facts: dict | None = None,
+                      **fields) -> Verification:
     """The answer when no on-chain attestation verifies: the offchain one if it does, else
-    the most telling reason of both kinds."""
+    the most telling reason of both kinds (with the on-chain one's finality `facts`)."""
     if offchain is not None and offchain.rank == VALID:
         return verified(offchain, **fields)
     rank = max(on_chain_rank, offchain.rank if offchain else RANK[rules.NOT_FOUND])
-    return not_verified(rank, **fields)
+    return not_verified(rank, **(facts or {}), **fields)
 
 
 @naming_issuers
@@ -201,15 +242,17 @@ def verify_documents(document_hashes: list[str], *, chain_id: int | None = None,
     found = most_telling_of_each(distinct, chain_id=chain_id, now=now)
     missed = [h for h in distinct if h not in found or found[h].rank != VALID]
     offchain = most_telling_offchain(missed, chain_id=chain_id, now=now) if missed else {}
-    answers = []
+    answers, asked = [], None
     for document_hash in distinct:
         row = found.get(document_hash)
         if row is not None and row.rank == VALID:
             answers.append(verified(row, document_hash=document_hash))
-        else:
-            answers.append(_answer_off_chain(
-                offchain.get(document_hash), row.rank if row else RANK[rules.NOT_FOUND],
-                document_hash=document_hash))
+            continue
+        if row is None and asked is None:
+            asked = chain_facts(chain_id)  # once per batch
+        answers.append(_answer_off_chain(
+            offchain.get(document_hash), row.rank if row else RANK[rules.NOT_FOUND],
+            facts=finality_facts(row) if row else asked, document_hash=document_hash))
     return answers
 
 
@@ -307,9 +350,15 @@ def _read_on_chain(w3, row: Row, chain: Chain, now: datetime) -> Verification:
     except TransactionNotFound:
         # The index's transaction is not on the chain (yet): no block to count from.
         return not_verified(RANK[rules.NOT_FINAL])
-    confirmations = count_confirmations(w3.eth.block_number, receipt["blockNumber"])
-    if confirmations < chain.confirmations:
-        return not_verified(RANK[rules.NOT_FINAL])
+    head, final = rpc.head_and_final(w3, chain)  # the chain's own, now
+    confirmations = count_confirmations(head, receipt["blockNumber"])
+    facts = {"finality_rule": chain.finality, "finalized_block": final,
+             "chain_stalled": ChainHead.objects.filter(
+                 pk=chain.pk, stalled_since__isnull=False).exists()}
+    is_final = (confirmations >= chain.confirmations if finality.tag(chain) is None
+                else finality.is_final(chain, receipt["blockNumber"], final))
+    if not is_final:
+        return not_verified(RANK[rules.NOT_FINAL], **facts)
     return Verification(
         verified=True, offchain=False, timestamp_proven=True, attestation_id=row.uid,
         timestamp=datetime.fromtimestamp(time, UTC), chain_id=row.chain_id,
@@ -317,6 +366,7 @@ def _read_on_chain(w3, row: Row, chain: Chain, now: datetime) -> Verification:
         block_number=receipt["blockNumber"], confirmations=confirmations,
         block_hash="0x" + bytes(receipt["blockHash"]).hex(),
         log_index=_attested_log_index(receipt, row), eas_address=eas.address.lower(),
+        **facts,
     )
 
 

@@ -46,7 +46,7 @@ _CANDIDATE = f"CASE WHEN {passes([r.fails for r in ON_CHAIN if not r.live])} THE
 # deployment's, one primary-key probe.
 _ROW = f"""a.uid, a.time, a.chain_id, a.attester, a.schema_uid, a.tx_hash, a.block_number,
        {confirmations('a.block_number')} AS confirmations, a.block_hash, a.log_index,
-       d.address AS eas_address"""
+       d.address AS eas_address, {rules.FINALITY}"""
 _JOINS = """JOIN registry_chain c ON c.chain_id = a.chain_id
 JOIN registry_deployment d ON d.id = a.deployment_id
 LEFT JOIN attestations_indexcursor cur ON cur.deployment_id = a.deployment_id"""
@@ -87,6 +87,7 @@ def _fetch_one(sql: str, params: dict) -> Row | None:
 
 def _row(values) -> Row:
     row = Row(*values)
+    row = row._replace(chain_stalled=bool(row.chain_stalled))  # SQLite: 0 or 1
     time, proof = row.time, row.proof
     if proof is None and isinstance(time, datetime) and time.tzinfo is not None:
         return row  # PostgreSQL's, the usual: as it came
@@ -181,11 +182,16 @@ BATCH_SQL = _per_database(_best_of_each(_ranked("{documents}"), _MOST_TELLING_FI
 # it (an attestation that turned valid since the hot query ran ranks VALID and answers as it
 # would have), and whether it has an offchain attestation at all (OFFCHAIN_SQL runs only
 # when it does, which a miss of the usual kind does not). One row even when the document
-# has no attestation: the flag rides on a LEFT JOIN.
+# has no attestation: the flag rides on a LEFT JOIN. The asked chain's finality facts ride
+# along too, for an answer that found nothing there.
 MISS_SQL = f"""SELECT {_COLUMNS},
        EXISTS (SELECT 1 FROM attestations_offchainattestation o
                WHERE o.document_hash = %(document_hash)s
-                 AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain
+                 AND (o.chain_id = %(chain_id)s OR %(chain_id)s IS NULL)) AS has_offchain,
+       (SELECT ac.finality FROM registry_chain ac WHERE ac.chain_id = %(chain_id)s),
+       (SELECT ah.final_block FROM attestations_chainhead ah WHERE ah.chain_id = %(chain_id)s),
+       EXISTS (SELECT 1 FROM attestations_chainhead ah WHERE ah.chain_id = %(chain_id)s
+               AND ah.stalled_since IS NOT NULL)
 FROM (SELECT 1 AS one) here
 LEFT JOIN (SELECT * FROM ({_ranked("= %(document_hash)s")}) ranked
            ORDER BY {_MOST_TELLING_FIRST} LIMIT 1) best ON 1 = 1
@@ -193,12 +199,14 @@ LEFT JOIN (SELECT * FROM ({_ranked("= %(document_hash)s")}) ranked
 
 
 def most_telling(document_hash: str, *, chain_id: int | None,
-                 now: datetime) -> tuple[Row | None, bool]:
+                 now: datetime) -> tuple[Row | None, bool, tuple]:
     """(the document's most telling attestation, or None when it has none; whether it has
-    an offchain attestation)."""
-    *best, has_offchain = run_hot(
+    an offchain attestation; the asked chain's (finality rule, final block, stalled), None's
+    without one)."""
+    *best, has_offchain, rule, final, stalled = run_hot(
         MISS_SQL, _params(chain_id, now, document_hash=document_hash), fetch=True)
-    return (None if best[0] is None else _row(best)), bool(has_offchain)
+    asked = (rule, final, bool(stalled))
+    return (None if best[0] is None else _row(best)), bool(has_offchain), asked
 
 
 def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
@@ -217,7 +225,7 @@ def most_telling_of_each(document_hashes: list[str], *, chain_id: int | None,
 _OFFCHAIN_ROW = f"""a.uid, COALESCE({rules.PROVEN_AT}, a.time) AS time, a.chain_id,
        a.attester, a.schema_uid, NULL AS tx_hash, NULL AS block_number,
        NULL AS confirmations, NULL AS block_hash, NULL AS log_index, d.address AS eas_address,
-       NULL AS root, NULL AS proof, 1 AS offchain,
+       {rules.FINALITY}, NULL AS root, NULL AS proof, 1 AS offchain,
        CASE WHEN {rules.PROVEN_AT} IS NULL THEN 0 ELSE 1 END AS time_proven"""
 OFFCHAIN_SQL = _per_database(f"""SELECT document_hash, {_COLUMNS}, offchain, time_proven
 FROM (SELECT ranked.*, ROW_NUMBER() OVER (

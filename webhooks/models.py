@@ -30,6 +30,8 @@ class EventType(models.TextChoices):
     EXECUTOR_STATUS_CHANGED = "executor.status_changed"
     RPC_ENDPOINT_STATUS_CHANGED = "rpc_endpoint.status_changed"
     CHAIN_STATUS_CHANGED = "chain.status_changed"
+    CHAIN_STALLED = "chain.stalled"
+    CHAIN_RESUMED = "chain.resumed"
     ISSUER_IDENTITY_LAPSED = "issuer.identity_lapsed"
 
 

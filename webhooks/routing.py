@@ -44,6 +44,8 @@ FACTS = {
     "executor.status_changed": {EventType.EXECUTOR_STATUS_CHANGED},
     "rpc_endpoint.status_changed": {EventType.RPC_ENDPOINT_STATUS_CHANGED},
     "chain.status_changed": {EventType.CHAIN_STATUS_CHANGED},
+    "chain.stalled": {EventType.CHAIN_STALLED},
+    "chain.resumed": {EventType.CHAIN_RESUMED},
     "issuer.identity_lapsed": {EventType.ISSUER_IDENTITY_LAPSED},
 }
 

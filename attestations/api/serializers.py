@@ -3,6 +3,7 @@ from rest_framework import serializers
 
 from attestations.models import (
     Attestation,
+    ChainHead,
     OffchainAttestation,
     OffchainRevocation,
     Schema,
@@ -45,6 +46,25 @@ class ExecutorSummarySerializer(serializers.Serializer):
     registered = serializers.IntegerField(help_text="Not deregistered.")
 
 
+class ChainHeadSerializer(serializers.Serializer):
+    """What the indexer last saw of the chain (attestations/finality.py)."""
+
+    head_block = serializers.IntegerField(
+        allow_null=True, help_text="The newest head seen (null before the indexer's first run).")
+    head_at = serializers.DateTimeField(allow_null=True,
+                                        help_text="When that head was first seen.")
+    finalized_block = serializers.IntegerField(
+        source="final_block", allow_null=True,
+        help_text="The newest block final under the chain's `finality` rule.")
+    stalled = serializers.BooleanField(
+        help_text="No new head for the chain's stall window, or its safe/finalized block "
+        "not advancing: answers about it are as of `headBlock`.")
+    stalled_since = serializers.DateTimeField(allow_null=True)
+    stall_reason = serializers.ChoiceField(
+        choices=["", "no_new_head", "finality_not_advancing"],
+        help_text="Why it is stalled (empty when it is not).")
+
+
 class PublicChainSerializer(serializers.ModelSerializer):
     """A supported chain as API consumers see it (no RPC URLs: those are administrators')."""
 
@@ -54,6 +74,15 @@ class PublicChainSerializer(serializers.ModelSerializer):
     confirmations = serializers.IntegerField(
         min_value=0, max_value=10_000,
         help_text="Blocks on top of a record before it counts as final.")
+    finality = serializers.ChoiceField(
+        choices=Chain.Finality.choices,
+        help_text="When a record counts as final: `confirmations` (that many blocks on top), "
+        "`safe` or `finalized` (at or below the node's block of that tag).")
+    head = serializers.SerializerMethodField(
+        help_text="What the indexer last saw of the chain (its fields null before its first "
+        "run).")
+    stalled = serializers.SerializerMethodField(
+        help_text="Whether the chain is stalled (`head.stalled`; false before a first run).")
     deployments = PublicDeploymentSerializer(many=True)
     rpc = serializers.SerializerMethodField()
     executors = serializers.SerializerMethodField()
@@ -66,8 +95,8 @@ class PublicChainSerializer(serializers.ModelSerializer):
         model = Chain
         fields = [
             "chain_id", "name", "short_name", "native_currency", "explorer_url", "info_url",
-            "is_testnet", "confirmations", "offchain_unanchored", "binding_mode", "deployments",
-            "rpc", "executors", "document_hash_algorithms",
+            "is_testnet", "confirmations", "finality", "stalled", "head", "offchain_unanchored",
+            "binding_mode", "deployments", "rpc", "executors", "document_hash_algorithms",
         ]
 
     def get_rpc(self, chain) -> RpcSummarySerializer:
@@ -86,6 +115,23 @@ class PublicChainSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.ChoiceField(ALGORITHMS)))
     def get_document_hash_algorithms(self, chain) -> list[str]:
         return list(accepted_algorithms())
+
+    @staticmethod
+    def _head(chain) -> ChainHead | None:
+        try:
+            return chain.head
+        except ChainHead.DoesNotExist:
+            return None
+
+    @extend_schema_field(ChainHeadSerializer)
+    def get_head(self, chain) -> dict:
+        head = self._head(chain) or ChainHead(chain=chain, finality_rule=chain.finality)
+        head.stalled = head.stalled_since is not None
+        return ChainHeadSerializer(head).data
+
+    def get_stalled(self, chain) -> bool:
+        head = self._head(chain)
+        return head is not None and head.stalled_since is not None
 
     def get_executors(self, chain) -> ExecutorSummarySerializer:
         return ExecutorSummarySerializer({

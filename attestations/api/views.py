@@ -51,6 +51,7 @@ class ChainViewSet(ConditionalMixin, mixins.ListModelMixin, mixins.RetrieveModel
         online = Q(executors__status__in=LIVE_STATUSES, executors__lease_expires_at__gt=now)
         return (
             Chain.objects.filter(status=Chain.Status.ACTIVE)
+            .select_related("head")
             .annotate(
                 online_executors=Count("executors", filter=online, distinct=True),
                 registered_executors=Count(

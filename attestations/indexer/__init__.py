@@ -22,10 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 from web3 import Web3
 
+from attestations import finality
 from attestations.indexer import rpc, store
 from attestations.indexer.lock import chain_lock
 from attestations.indexer.reader import RangeRead, prefetch_logs, read_range
-from attestations.models import IndexCursor
+from attestations.models import ChainHead, IndexCursor
 from core.progress import ProgressCallback, no_progress
 from registry.chain_client import chain_client
 from registry.models import Chain, Deployment
@@ -75,6 +76,7 @@ class DeploymentReport:
 class ChainReport:
     chain_id: int
     head: int | None = None
+    final: int | None = None  # the newest final block under the chain's rule
     skipped: str = ""
     error: str = ""
     deployments: list[DeploymentReport] = field(default_factory=list)
@@ -84,14 +86,19 @@ class ChainReport:
         return not self.skipped and not self.error and not any(d.error for d in self.deployments)
 
     def as_dict(self) -> dict:
-        return {"chainId": self.chain_id, "head": self.head, "skipped": self.skipped,
+        return {"chainId": self.chain_id, "head": self.head, "finalBlock": self.final,
+                "skipped": self.skipped,
                 "error": self.error, "deployments": [d.as_dict() for d in self.deployments]}
 
 
-def reorg_window(chain: Chain) -> int:
+def reorg_window(chain: Chain, head: int | None = None, final: int | None = None) -> int:
     """How many blocks of hashes a cursor keeps: reorganisations deeper than the chain's
-    confirmations are caught too."""
-    return max(2 * chain.confirmations, settings.INDEXER_MIN_REORG_WINDOW)
+    confirmations are caught too, and under a tag (attestations/finality.py) any above its
+    final block, as far as the run knows them (`head`, `final`)."""
+    window = max(2 * chain.confirmations, settings.INDEXER_MIN_REORG_WINDOW)
+    if finality.tag(chain) and head is not None and final is not None:
+        window = max(window, head - final + 1)
+    return window
 
 
 def indexed_chains():
@@ -149,15 +156,20 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
     # round trip.
     tips = sorted({max(int(n) for n in c.recent_blocks) for c in cursors if c.recent_blocks})
     try:
-        report.head, head_hash, tip_hashes = rpc.head_and_hashes(w3, tips)
+        tip = rpc.head_and_hashes(w3, tips, finality.tag(chain))
     except Exception as exc:
         report.error = _describe(exc)
         for cursor in cursors:
             _record_error(cursor, report.error)
         logger.warning("Indexing chain %s: cannot read the head: %s", chain.chain_id,
                        report.error)
+        finality.observe(chain, head=None, now=timezone.now())  # no new head: stalled?
         return
-    run = _Run(w3, chain, report.head, reorg_window(chain), progress)
+    report.head, head_hash, tip_hashes = tip.head, tip.head_hash, tip.hashes
+    known = ChainHead.objects.filter(pk=chain.pk, finality_rule=chain.finality).values_list(
+        "final_block", flat=True).first()
+    final = report.final = finality.checked_final_block(chain, tip.head, tip.tagged, known)
+    run = _Run(w3, chain, report.head, reorg_window(chain, tip.head, final), progress, final)
     if from_block is None:
         run.prefetch(cursors)
     reports = []
@@ -178,12 +190,14 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
     for cursor, done in zip(cursors, reports):
         if not done.error and cursor.pk not in run.wrote_head:
             IndexCursor.objects.filter(pk=cursor.pk).update(
-                head_block=report.head, last_run_at=now, last_success_at=now, last_error="")
+                head_block=report.head, final_block=final, last_run_at=now,
+                last_success_at=now, last_error="")
         done.next_block = cursor.next_block
         if cursor.deployment_id in earlier:
             earlier[cursor.deployment_id].add(done)
         else:
             report.deployments.append(done)
+    finality.observe(chain, head=tip.head, timestamp=tip.timestamp, final=final, now=now)
 
 
 _clients: dict[int, tuple[float, Web3]] = {}  # chain id -> (when it was made, client)
@@ -277,6 +291,7 @@ class _Run:
     head: int
     window: int
     progress: ProgressCallback
+    final: int | None  # the newest final block (attestations/finality.py)
     pending: list[_Pending] = field(default_factory=list)
     wrote_head: set[int] = field(default_factory=set)  # cursors written up to the head
     # {cursor: (start, logs)} of the ranges to the head fetched together (`prefetch`)
@@ -342,7 +357,8 @@ class _Run:
     def _write_all(self, pending: list[_Pending], careful: bool) -> list[tuple[dict, dict]]:
         with transaction.atomic():
             store.commit_without_waiting_for_disk()
-            return [store.write_range(p.cursor, p.read, head=self.head, window=self.window,
+            return [store.write_range(p.cursor, p.read, head=self.head, final=self.final,
+                                      window=self.window,
                                       range_size=p.range_size, careful=careful)
                     for p in pending]
 

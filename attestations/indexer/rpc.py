@@ -5,8 +5,11 @@ HexBytes, checksummed addresses) would cost more than the calls themselves, so i
 provider's answers as they come and decodes the few fields it needs.
 """
 
+from typing import NamedTuple
+
 from web3 import Web3
 
+from attestations import finality
 from registry.chain_client import NoEndpointAvailable
 from registry.rpc_transport import ResponseTooLarge
 
@@ -63,6 +66,22 @@ def call(w3: Web3, method: str, params: list):
 
 def batch(w3: Web3, requests: list[tuple[str, list]]) -> list:
     """The results of `requests` sent as one JSON-RPC batch, in order; any error raises."""
+    return batch_results(requests, batch_answers(w3, requests))
+
+
+def batch_results(requests: list[tuple[str, list]], answers: list[dict]) -> list:
+    """The results of `answers` to `requests`; any error raises."""
+    results = []
+    for (method, _), response in zip(requests, answers):
+        if "error" in response:
+            raise RpcError(method, response["error"])
+        results.append(response["result"])
+    return results
+
+
+def batch_answers(w3: Web3, requests: list[tuple[str, list]]) -> list[dict]:
+    """The answers (each {"result"} or {"error"}) to `requests` sent as one JSON-RPC batch,
+    in order; a batch refused as a whole, or answered with another count, raises."""
     if not requests:
         return []
     responses = w3.provider.make_batch_request(requests)
@@ -71,12 +90,7 @@ def batch(w3: Web3, requests: list[tuple[str, list]]) -> list:
     if len(responses) != len(requests):
         raise RpcError("a batch", {"message": f"{len(responses)} answers to "
                                               f"{len(requests)} requests"})
-    results = []
-    for (method, _), response in zip(requests, responses):
-        if "error" in response:
-            raise RpcError(method, response["error"])
-        results.append(response["result"])
-    return results
+    return responses
 
 
 def batches(w3: Web3, requests: list[tuple[str, list]], size: int) -> list:
@@ -105,15 +119,51 @@ def block_number(w3: Web3) -> int:
     return int(call(w3, "eth_blockNumber", []), 16)
 
 
-def head_and_hashes(w3: Web3, numbers: list[int]) -> tuple[int, str, dict[int, str | None]]:
-    """(the head's number, its hash, {number: hash} of these blocks now), in one batch: an
-    index run learns the head and checks its cursors' newest blocks in one round trip."""
-    head, *blocks = batch(w3, [("eth_getBlockByNumber", ["latest", False])]
-                          + [("eth_getBlockByNumber", [hex(n), False]) for n in numbers])
+class Tip(NamedTuple):
+    """What an index run reads of the chain first, in one round trip."""
+
+    head: int
+    head_hash: str
+    hashes: dict[int, str | None]  # {number: hash} of the blocks asked about, now
+    timestamp: int | None = None  # the head block's
+    tagged: int | None = None  # the number of the block of the tag asked about (None: none)
+
+
+def head_and_hashes(w3: Web3, numbers: list[int], tag: str | None = None) -> Tip:
+    """The head, these blocks' hashes now, and the block of `tag` ("safe", "finalized"),
+    in one batch: an index run learns the head, its finality and checks its cursors' newest
+    blocks in one round trip."""
+    requests = [("eth_getBlockByNumber", ["latest", False])] + [
+        ("eth_getBlockByNumber", [hex(n), False]) for n in numbers]
+    answers = batch_answers(w3, requests + ([("eth_getBlockByNumber", [tag, False])]
+                                            if tag else []))
+    # A node that does not know the tag (an error, garbage) finalises nothing; it does not
+    # stop the run (attestations/finality.py).
+    tag_answer = answers[-1] if tag else None
+    head, *blocks = batch_results(requests, answers[:len(requests)])
     if not isinstance(head, dict):
         raise RpcError("eth_getBlockByNumber", {"message": "no latest block"})
-    return (int(head["number"], 16), head["hash"].lower(),
-            {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)})
+    tag_block = tag_answer.get("result") if isinstance(tag_answer, dict) else None
+    return Tip(int(head["number"], 16), head["hash"].lower(),
+               {n: (b["hash"].lower() if b else None) for n, b in zip(numbers, blocks)},
+               _number(head.get("timestamp")),
+               _number(tag_block.get("number")) if isinstance(tag_block, dict) else None)
+
+
+def head_and_final(w3: Web3, chain) -> tuple[int, int | None]:
+    """(the head, the newest final block under the chain's rule) as the node says now, in
+    one round trip; the latter checked as attestations.finality.checked_final_block checks
+    it (None: none yet, or refused). What the tracking and live verification count from."""
+    tip = head_and_hashes(w3, [], finality.tag(chain))
+    return tip.head, finality.checked_final_block(chain, tip.head, tip.tagged, None)
+
+
+def _number(value) -> int | None:
+    """A quantity, or None for anything else."""
+    try:
+        return int(value, 16) if isinstance(value, str) and value[:2] == "0x" else None
+    except ValueError:
+        return None
 
 
 def block_hashes(w3: Web3, numbers: list[int]) -> dict[int, str | None]:

@@ -230,7 +230,7 @@ def commit_without_waiting_for_disk() -> None:
 
 
 def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: int,
-                window: int, careful: bool = True) -> tuple[dict, dict]:
+                window: int, careful: bool = True, final: int | None = None) -> tuple[dict, dict]:
     """Store the range and move the cursor past it; returns (counts of what was written, the
     cursor's changed fields), for the caller to set on `cursor` once the transaction is
     committed. In the caller's transaction, if it has one (an index run writes its
@@ -248,7 +248,8 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
         _write_offchain_revocations(cursor, read.offchain_revocations, skipped, careful)
         recent = prune_blocks({**cursor.recent_blocks,
                                **{str(n): h for n, h in read.block_hashes.items()}}, window)
-        changes = {"next_block": read.end + 1, "head_block": head, "recent_blocks": recent,
+        changes = {"next_block": read.end + 1, "head_block": head, "final_block": final,
+                   "recent_blocks": recent,
                    "range_size": range_size, "last_run_at": now, "last_success_at": now,
                    "last_error": ""}
         if skipped:
@@ -256,15 +257,17 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
                            len(skipped), read.start, read.end, skipped[0]["reason"])
             changes["skipped"] = (cursor.skipped + skipped)[-IndexCursor.SKIPPED_KEPT:]
         IndexCursor.objects.filter(pk=cursor.pk).update(**changes)
-        _emit_document_facts(cursor, read, old_head=cursor.head_block, head=head, now=now)
+        _emit_document_facts(cursor, read, old_head=cursor.head_block, head=head, now=now,
+                             final=final)
     return written, changes
 
 
 def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int | None,
-                         head: int, now) -> None:
+                         head: int, now, final: int | None = None) -> None:
     """Tell core.events (the webhooks' outbox), in the range's transaction, of the document
-    attestations this write revoked and of those it made final: read in this range with
-    the chain's confirmations already, or earlier ones that the new head made final."""
+    attestations this write revoked and of those it made final: read in this range final
+    already, or earlier ones that the new head (or final block, under a tag:
+    attestations/finality.py) made final."""
     if events.wanted("attestation.revoked") and read.revoked:
         revoked = Attestation.objects.filter(
             chain_id=cursor.chain_id, uid__in=[onchain.uid for _, onchain in read.revoked],
@@ -279,9 +282,14 @@ def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int 
             }, occurred_at=now, chain_id=cursor.chain_id, document_hash=a.document_hash)
     if not events.wanted("attestation.final"):
         return
-    needed = Chain.objects.filter(pk=cursor.chain_id).values_list("confirmations", flat=True)[0]
+    needed, rule = Chain.objects.filter(pk=cursor.chain_id).values_list(
+        "confirmations", "finality")[0]
     final_up_to = head - max(needed, 1) + 1  # confirmations count the record's own block
     was_final_up_to = -1 if old_head is None else old_head - max(needed, 1) + 1
+    if rule != Chain.Finality.CONFIRMATIONS:
+        if cursor.final_block is not None:
+            was_final_up_to = cursor.final_block
+        final_up_to = -1 if final is None else final
     fresh = Q(block_number__gte=read.start, block_number__lte=min(read.end, final_up_to))
     ripened = Q(block_number__gt=was_final_up_to, block_number__lte=final_up_to,
                 block_number__lt=read.start)

@@ -1630,6 +1630,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -1672,6 +1682,37 @@ export interface components {
             /** Format: date-time */
             readonly updatedAt: string;
         };
+        /**
+         * @description * `confirmations` - Confirmations
+         *     * `safe` - Safe
+         *     * `finalized` - Finalized
+         * @enum {string}
+         */
+        ChainFinalityEnum: "confirmations" | "safe" | "finalized";
+        /** @description What the indexer last saw of the chain (attestations/finality.py). */
+        ChainHead: {
+            /** @description The newest head seen (null before the indexer's first run). */
+            headBlock: number | null;
+            /**
+             * Format: date-time
+             * @description When that head was first seen.
+             */
+            headAt: string | null;
+            /** @description The newest block final under the chain's `finality` rule. */
+            finalizedBlock: number | null;
+            /** @description No new head for the chain's stall window, or its safe/finalized block not advancing: answers about it are as of `headBlock`. */
+            stalled: boolean;
+            /** Format: date-time */
+            stalledSince: string | null;
+            /**
+             * @description Why it is stalled (empty when it is not).
+             *
+             *     * `` -
+             *     * `no_new_head` - no_new_head
+             *     * `finality_not_advancing` - finality_not_advancing
+             */
+            stallReason: components["schemas"]["StallReasonEnum"] | components["schemas"]["BlankEnum"];
+        };
         ChainRequest: {
             /** Format: int64 */
             chainId: number;
@@ -1685,6 +1726,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2534,6 +2585,16 @@ export interface components {
             status?: components["schemas"]["ChainStatusEnum"];
             /** @description Blocks on top of a record before it counts as final. */
             confirmations?: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top of it), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality?: components["schemas"]["ChainFinalityEnum"];
+            /** @description No new head for this many block times (or the finality block not advancing for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS). */
+            stallBlocks?: number | null;
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2714,6 +2775,18 @@ export interface components {
             isTestnet?: boolean;
             /** @description Blocks on top of a record before it counts as final. */
             confirmations: number;
+            /**
+             * @description When a record counts as final: `confirmations` (that many blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+             *
+             *     * `confirmations` - Confirmations
+             *     * `safe` - Safe
+             *     * `finalized` - Finalized
+             */
+            finality: components["schemas"]["ChainFinalityEnum"];
+            /** @description Whether the chain is stalled (`head.stalled`; false before a first run). */
+            readonly stalled: boolean;
+            /** @description What the indexer last saw of the chain (its fields null before its first run). */
+            readonly head: components["schemas"]["ChainHead"];
             /** @description Offchain attestations on this chain verify without an on-chain timestamp of their uid (default: only timestamped ones do; the signed time is the attester's claim). */
             offchainUnanchored?: boolean;
             /**
@@ -2917,6 +2990,13 @@ export interface components {
          * @enum {string}
          */
         ScopeEnum: "admin" | "api" | "executor";
+        /**
+         * @description * `` -
+         *     * `no_new_head` - no_new_head
+         *     * `finality_not_advancing` - finality_not_advancing
+         * @enum {string}
+         */
+        StallReasonEnum: "no_new_head" | "finality_not_advancing";
         StatusChange: {
             fromStatus?: components["schemas"]["ExecutorStatusEnum"] | components["schemas"]["BlankEnum"];
             toStatus: components["schemas"]["ExecutorStatusEnum"];
@@ -3162,6 +3242,18 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
+            readonly finality: {
+                /**
+                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+                 * @enum {string}
+                 */
+                rule: "confirmations" | "safe" | "finalized";
+                /** @description The newest block final under that rule when the answer was made (null: none yet). */
+                finalizedBlock: number | null;
+            } | null;
+            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
+            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -3193,7 +3285,7 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
@@ -3293,6 +3385,18 @@ export interface components {
                 /** @description `getAttestation(bytes32)`'s selector 0xa3112a64 and the uid. */
                 data: string;
             } | null;
+            /** @description What "final" meant for this answer: the rule of the attestation's chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies (nothing found and no chain asked; an offchain attestation). */
+            readonly finality: {
+                /**
+                 * @description The chain's finality rule: `confirmations` (its `confirmations` blocks on top), `safe` or `finalized` (at or below the node's block of that tag).
+                 * @enum {string}
+                 */
+                rule: "confirmations" | "safe" | "finalized";
+                /** @description The newest block final under that rule when the answer was made (null: none yet). */
+                finalizedBlock: number | null;
+            } | null;
+            /** @description true when the chain (the attestation's; the asked one when nothing was found) is stalled: no new head for a while, or its finalized block not advancing. The answer is then as of the last block the service saw, and may change when the chain resumes. */
+            chainStalled: boolean;
             /** @description true: verified through an offchain attestation submitted here (POST /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when not verified. */
             offchain: boolean | null;
             /** @description Whether the chain proves `timestamp`: always for on-chain attestations; for an offchain one, when its uid was timestamped on chain (then `timestamp` is that time), else `timestamp` is the attester's signed claim. */
@@ -3324,7 +3428,7 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final.
+             * @description Why not, when not verified (null when verified): the most telling reason among the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not expired, final (as the chain's `finality` rule says).
              *
              *     * `not_found` - not_found
              *     * `invalid_proof` - invalid_proof
@@ -3365,10 +3469,12 @@ export interface components {
          *     * `executor.status_changed` - Executor Status Changed
          *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
          *     * `chain.status_changed` - Chain Status Changed
+         *     * `chain.stalled` - Chain Stalled
+         *     * `chain.resumed` - Chain Resumed
          *     * `issuer.identity_lapsed` - Issuer Identity Lapsed
          * @enum {string}
          */
-        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed" | "issuer.identity_lapsed";
+        WebhookEventTypeEnum: "workflow.state_changed" | "workflow.confirmed" | "workflow.failed" | "document.verified" | "document.revoked" | "executor.status_changed" | "rpc_endpoint.status_changed" | "chain.status_changed" | "chain.stalled" | "chain.resumed" | "issuer.identity_lapsed";
         Workflow: {
             /** Format: uuid */
             readonly workflowId: string;
@@ -17629,9 +17735,11 @@ export interface operations {
                  *     * `executor.status_changed` - Executor Status Changed
                  *     * `rpc_endpoint.status_changed` - Rpc Endpoint Status Changed
                  *     * `chain.status_changed` - Chain Status Changed
+                 *     * `chain.stalled` - Chain Stalled
+                 *     * `chain.resumed` - Chain Resumed
                  *     * `issuer.identity_lapsed` - Issuer Identity Lapsed
                  */
-                eventType?: "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "issuer.identity_lapsed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
+                eventType?: "chain.resumed" | "chain.stalled" | "chain.status_changed" | "document.revoked" | "document.verified" | "executor.status_changed" | "issuer.identity_lapsed" | "rpc_endpoint.status_changed" | "workflow.confirmed" | "workflow.failed" | "workflow.state_changed";
                 /** @description Page size, 50 by default, from 1 to 500. */
                 limit?: number;
                 /** @description The initial index from which to return the results. */

@@ -50,6 +50,13 @@ class Chain(models.Model):
         MULTI = "multi"  # one multiAttest transaction per claimed batch
         MERKLE = "merkle"  # one attestation of the Merkle root of the batch's documents
 
+    class Finality(models.TextChoices):
+        """When a record on this chain counts as final (docs/decisions.md "Finality")."""
+
+        CONFIRMATIONS = "confirmations"  # `confirmations` blocks on top of it, its own included
+        SAFE = "safe"  # at or below the node's `safe` block
+        FINALIZED = "finalized"  # at or below the node's `finalized` block
+
     class ExecutorTrust(models.TextChoices):
         """Whether a newly registered executor is trusted here (docs/security.md)."""
 
@@ -73,6 +80,16 @@ class Chain(models.Model):
     confirmations = models.PositiveIntegerField(
         default=12, help_text="Blocks on top of a record before it counts as final."
     )
+    finality = models.CharField(
+        max_length=16, choices=Finality.choices, default=Finality.CONFIRMATIONS,
+        db_default=Finality.CONFIRMATIONS,
+        help_text="When a record counts as final: `confirmations` (that many blocks on top "
+        "of it), `safe` or `finalized` (at or below the node's block of that tag).")
+    stall_blocks = models.PositiveIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(1_000_000)],
+        help_text="No new head for this many block times (or the finality block not "
+        "advancing for as long past its usual lag): the chain is stalled. Empty: the "
+        "service's default (CHAIN_STALL_BLOCKS).")
     offchain_unanchored = models.BooleanField(
         default=False, db_default=False,
         help_text="Offchain attestations on this chain verify without an on-chain timestamp "

@@ -18,6 +18,7 @@ from django.test import RequestFactory
 import config.celery  # noqa: F401 - connects the signals that put the request id in messages
 from attestations import tasks as attestation_tasks
 from attestations.indexer import index_chain
+from attestations.indexer.rpc import Tip
 from attestations.models import IndexCursor
 from config.middleware import RequestIdMiddleware
 from tests.executors.test_celery_worker import DEADLINE, database_url, wait_for
@@ -142,7 +143,7 @@ def test_the_soft_time_limit_stops_an_index_run_and_keeps_the_cursor(monkeypatch
     deployment = EasDeploymentFactory(start_block=5)
     RpcEndpointFactory(chain=deployment.chain)
     monkeypatch.setattr("attestations.indexer.rpc.head_and_hashes",
-                        lambda w3, numbers: (100, "0x" + "ab" * 32, {}))
+                        lambda w3, numbers, tag=None: Tip(100, "0x" + "ab" * 32, {}))
 
     def out_of_time(*args, **kwargs):
         raise SoftTimeLimitExceeded()
@@ -154,5 +155,5 @@ def test_the_soft_time_limit_stops_an_index_run_and_keeps_the_cursor(monkeypatch
     assert cursor.next_block == 5 and cursor.last_error == ""
     # The chain's lock was released: the next run goes ahead.
     monkeypatch.setattr("attestations.indexer.rpc.head_and_hashes",
-                        lambda w3, numbers: (4, "0x" + "ab" * 32, {}))
+                        lambda w3, numbers, tag=None: Tip(4, "0x" + "ab" * 32, {}))
     assert not index_chain(deployment.chain).skipped

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
+from attestations.models import ChainHead
 from bindings.models import Workflow, WorkflowState
 from tests.factories import ChainFactory, ExecutorFactory, IndexCursorFactory, RpcEndpointFactory
 from verification.metrics import count_verify
@@ -50,15 +51,17 @@ def pending_delivery(attempts: int = 0) -> Delivery:
 
 @pytest.fixture
 def busy_service(api, scrape):
-    """A chain with an executor, an RPC endpoint, an indexer's cursor, a submitted workflow; a
-    webhook retried; a verification counted; requests answered: every family of /metrics
-    has series (the read replicas' only with a replica configured)."""
+    """A chain with an executor, an RPC endpoint, an indexer's cursor and head, a submitted
+    workflow; a webhook retried; a verification counted; requests answered: every family of
+    /metrics has series (the read replicas' only with a replica configured)."""
     chain = ChainFactory()
     ChainFactory(status="inactive")
     ExecutorFactory(chain=chain)
     RpcEndpointFactory(chain=chain, status="healthy", lag_blocks=0, latency_ms=20.0)
     IndexCursorFactory(chain=chain, head_block=120, next_block=101,
                        last_success_at=timezone.now())
+    ChainHead.objects.create(chain=chain, head_block=120, head_at=timezone.now(),
+                             finality_rule="confirmations", final_block=109)
     submitted_workflow(chain, timedelta(minutes=1))
     pending_delivery(attempts=1)
     count_verify("verified")

@@ -23,6 +23,8 @@ def chain_body(**overrides) -> dict:
         "isTestnet": True,
         "status": "active",
         "confirmations": 3,
+        "finality": "confirmations",
+        "stallBlocks": None,
         "offchainUnanchored": False,
         "bindingMode": "single",
         "maxFeePerGasCap": None,

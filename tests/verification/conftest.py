@@ -9,17 +9,19 @@ from tests.factories import (
 )
 
 EXECUTOR = "0x" + "e1" * 20
-# The answer of a hash that does not verify: every field null but `verified` and `reason`.
+# The answer of a hash that does not verify: every field null but `verified`, `reason` and
+# `chainStalled` (and `finality`, when an attestation or the asked chain says what "final"
+# means there).
 NOT_VERIFIED = {"verified": False, "attestationId": None, "timestamp": None, "chainId": None,
                 "attester": None, "schemaId": None, "txHash": None, "blockNumber": None,
                 "confirmations": None, "blockHash": None, "logIndex": None,
                 "easAddress": None, "getAttestationCall": None, "offchain": None,
                 "timestampProven": None, "merkleRoot": None, "proof": None,
-                "issuer": None, "reason": "not_found"}
+                "finality": None, "chainStalled": False, "issuer": None, "reason": "not_found"}
 
 
-def not_verified(reason: str) -> dict:
-    return {**NOT_VERIFIED, "reason": reason}
+def not_verified(reason: str, **more) -> dict:
+    return {**NOT_VERIFIED, "reason": reason, **more}
 
 
 def get_attestation_call(eas_address: str, uid: str) -> dict:

@@ -141,7 +141,8 @@ def test_the_sql_answers_each_document_as_the_rules_say(dataset, at, settings):
     for name, reason in reasons.items():
         row = earliest_valid(document(name), chain_id=None, now=now)
         assert (row is not None) is (reason is None), name
-        best, has_offchain = most_telling(document(name), chain_id=None, now=now)
+        best, has_offchain, asked = most_telling(document(name), chain_id=None, now=now)
+        assert asked == (None, None, False), name  # no chain asked: no chain's finality
         assert not has_offchain and (best is None) is (reason == rules.NOT_FOUND), name
         if best is not None:
             assert best.rank == rank_of(reason) and best.root is None, name

@@ -47,6 +47,13 @@ def chain():
     return indexed_chain(chain_id=31337, short_name="anvil", confirmations=12)
 
 
+def miss(reason: str, finalized_block: int = 1000 - 12 + 1) -> dict:
+    """A miss on `chain` (indexed up to block 1000, 12 confirmations): what "final" meant
+    there rides along."""
+    return not_verified(reason, finality={"rule": "confirmations",
+                                          "finalizedBlock": finalized_block})
+
+
 def attest(chain, **fields):
     """An indexed attestation of HASH by the executor on `chain`, final by default."""
     return attest_by_the_executor(chain, **{"document_hash": HASH, **fields})
@@ -77,7 +84,8 @@ def test_an_attestation_by_a_registered_executor_verifies_with_every_field(api, 
         "getAttestationCall": get_attestation_call(attestation.deployment.address,
                                                    attestation.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "issuer": None, "reason": None,
+        "issuer": None, "reason": None, "chainStalled": False,
+        "finality": {"rule": "confirmations", "finalizedBlock": 1000 - 12 + 1},
     }
 
 
@@ -149,7 +157,7 @@ def test_get_is_not_allowed(api):
 
 def test_a_revoked_attestation_does_not_verify(api, chain):
     attest(chain, revocation_time=timezone.now() - timedelta(seconds=1))
-    assert verify(api) == not_verified("revoked")
+    assert verify(api) == miss("revoked")
 
 
 def test_an_attestation_expires_at_its_expiration_time_exactly(chain):
@@ -163,13 +171,13 @@ def test_an_attestation_expires_at_its_expiration_time_exactly(chain):
 
 def test_an_expired_attestation_does_not_verify_through_the_api(api, chain):
     attest(chain, expiration_time=timezone.now() - timedelta(seconds=1))
-    assert verify(api) == not_verified("expired")
+    assert verify(api) == miss("expired")
 
 
 def test_confirmations_boundary(api, chain):
     # Head 1000, 12 confirmations: block 989 has 12 (989..1000), block 990 has 11.
     attestation = attest(chain, block_number=990)
-    assert verify(api) == not_verified("not_final")
+    assert verify(api) == miss("not_final")
     attestation.block_number = 989
     attestation.save()
     assert verify(api)["confirmations"] == 12
@@ -187,7 +195,7 @@ def test_confirmations_count_from_the_head_the_attestations_own_cursor_saw(api, 
     # Another contract's cursor on the chain has seen a higher head: that cursor has not
     # checked the attestation's blocks for reorganisations, so its head does not count.
     IndexCursorFactory(deployment__chain=chain, head_block=2000)
-    assert verify(api) == not_verified("not_final")
+    assert verify(api) == miss("not_final")
     IndexCursor.objects.filter(deployment=attestation.deployment).update(head_block=1001)
     assert verify(api)["confirmations"] == 12
 
@@ -211,21 +219,21 @@ def test_an_inactive_chain_does_not_verify_and_reactivating_it_does(api, admin, 
     attestation = attest(chain)
     path = f"/v1/admin/chains/{chain.chain_id}/status"
     assert admin.patch(path, {"status": "inactive"}, format="json").status_code == 200
-    assert verify(api) == not_verified("chain_inactive")
+    assert verify(api) == miss("chain_inactive")
     assert admin.patch(path, {"status": "active"}, format="json").status_code == 200
     assert verified_by(api, attestation)
 
 
 def test_an_untrusted_attester_does_not_verify(api, chain):
     attest(chain, attester=OTHER)
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == miss("untrusted_attester")
 
 
 def test_an_executor_of_another_chain_is_not_trusted_here(api, chain):
     attest(chain, attester=OTHER)
     ExecutorFactory(address=OTHER)  # on a chain of its own
     TrustedAttesterFactory(address=OTHER)  # ditto
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == miss("untrusted_attester")
 
 
 @pytest.mark.parametrize("status", [ExecutorStatus.STALE, ExecutorStatus.OFFLINE,
@@ -253,7 +261,7 @@ def test_revoking_an_executors_trust_takes_effect_on_the_next_verify(api, admin,
     executor = chain.executors.get()
     path = f"/v1/admin/executors/{executor.pk}"
     assert admin.patch(path, {"trusted": False}, format="json").status_code == 200
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == miss("untrusted_attester")
     assert admin.patch(path, {"trusted": True}, format="json").status_code == 200
     assert verified_by(api, attestation)
 
@@ -262,7 +270,7 @@ def test_a_revoked_executor_stays_untrusted_even_if_listed_as_a_trusted_attester
     attest(chain)
     TrustedAttesterFactory(chain=chain, address=EXECUTOR)
     chain.executors.update(trust_revoked_at=timezone.now())
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == miss("untrusted_attester")
 
 
 def test_trust_changes_in_the_django_admin_take_effect_on_the_next_verify(api, chain):
@@ -325,7 +333,7 @@ def test_an_inactive_chain_gives_way_to_an_active_one(api, chain, second_chain):
     later = attest(chain, time=now)
     second_chain.set_status(Chain.Status.INACTIVE)
     assert verified_by(api, later)
-    assert verify(api, chainId=31338) == not_verified("chain_inactive")
+    assert verify(api, chainId=31338) == miss("chain_inactive", 50)
 
 
 # --- The hot path ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ project's indexer, executors registered through the API, administrators acting t
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from unittest.mock import ANY
 
 import pytest
 from django.utils import timezone
@@ -142,7 +143,9 @@ def test_an_attestation_by_a_registered_executor_verifies_with_its_uid_time_and_
         "easAddress": site.node.deployment.eas.lower(),
         "getAttestationCall": get_attestation_call(site.node.deployment.eas.lower(), bound.uid),
         "offchain": False, "timestampProven": True, "merkleRoot": None, "proof": None,
-        "issuer": None, "reason": None,
+        "issuer": None, "reason": None, "chainStalled": False,
+        # 2 confirmations (the site's chain): the block below the head is the newest final.
+        "finality": {"rule": "confirmations", "finalizedBlock": head - 1},
     }
 
 
@@ -150,7 +153,7 @@ def test_an_untrusted_attester_does_not_verify_until_an_admin_trusts_it(api, adm
     stranger = other_account(site)
     bound = site.attest(sender=stranger)
     site.settle()
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == not_verified("untrusted_attester", finality=ANY)
     added = admin.post("/v1/admin/trusted-attesters",
                        {"chainId": 31337, "address": stranger}, format="json")
     assert added.status_code == 201, added.content
@@ -163,7 +166,7 @@ def test_a_revoked_attestation_stops_verifying(api, site):
     assert verify(api)["attestationId"] == bound.uid
     site.revoke(bound)
     site.index()
-    assert verify(api) == not_verified("revoked")
+    assert verify(api) == not_verified("revoked", finality=ANY)
 
 
 def test_an_expired_attestation_does_not_verify(api, site):
@@ -180,10 +183,10 @@ def test_fewer_confirmations_than_required_then_enough(api, site):
     Chain.objects.filter(pk=31337).update(confirmations=3)
     bound = site.attest()
     site.index()  # the attestation's block is the head: 1 confirmation
-    assert verify(api) == not_verified("not_final")
+    assert verify(api) == not_verified("not_final", finality=ANY)
     site.mine(1)
     site.index()
-    assert verify(api) == not_verified("not_final")  # 2
+    assert verify(api) == not_verified("not_final", finality=ANY)  # 2
     site.mine(1)
     site.index()
     answer = verify(api)
@@ -219,7 +222,7 @@ def test_an_executor_whose_trust_is_revoked_stops_verifying(api, admin, site):
     executor = site.chain.executors.get()
     path = f"/v1/admin/executors/{executor.pk}"
     assert admin.patch(path, {"trusted": False}, format="json").status_code == 200
-    assert verify(api) == not_verified("untrusted_attester")
+    assert verify(api) == not_verified("untrusted_attester", finality=ANY)
     assert admin.patch(path, {"trusted": True}, format="json").status_code == 200
     assert verify(api)["attestationId"] == bound.uid
 
@@ -274,11 +277,11 @@ def test_live_answers_from_the_chain_and_is_503_when_the_node_is_down(api, secon
 def test_live_says_not_final_until_the_chain_has_the_confirmations(api, second_site):
     second_site.attest()
     second_site.index()  # the attestation's block is the head: 1 of 2 confirmations
-    assert verify(api) == not_verified("not_final")
+    assert verify(api) == not_verified("not_final", finality=ANY)
     assert verify(api, live=True) == not_verified("not_final")
     second_site.mine(1)  # the chain has them; the index has not seen the block yet
     assert verify(api, live=True)["verified"] is True
-    assert verify(api) == not_verified("not_final")
+    assert verify(api) == not_verified("not_final", finality=ANY)
 
 
 def test_live_sees_a_reorganisation_the_indexer_has_not_read_yet(api, second_site):

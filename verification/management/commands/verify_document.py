@@ -25,6 +25,8 @@ LABELS = {"attestation_id": "attestation", "chain_id": "chain", "attester": "att
           # a Merkle batch's root and the document's proof to it.
           "offchain": "offchain", "timestamp_proven": "time proven",
           "merkle_root": "merkle root", "proof": "merkle proof",
+          # What "final" meant on the chain (attestations/finality.py).
+          "finality_rule": "finality", "finalized_block": "final block",
           # Who stands behind the attester, and whether its domain proves it (issuers/).
           "issuer": "issuer"}
 WIDTH = 13  # of the label column: "confirmations"; a longer label still gets a space
@@ -103,6 +105,8 @@ class Command(BaseCommand):
         fields = {**(dataclasses.asdict(result) if dataclasses.is_dataclass(result) else {}),
                   **{name: getattr(result, name, None) for name in LABELS}}
         fields.pop("verified", None)
+        if not fields.get("chain_stalled"):
+            fields.pop("chain_stalled", None)  # said only when it is
         reason = fields.pop("reason", getattr(result, "reason", None))
         lines = [(label, fields.pop(name, None)) for name, label in LABELS.items()]
         lines.append(("reason", reason))

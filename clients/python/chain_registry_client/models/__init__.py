@@ -27,6 +27,8 @@ from .blank_enum import BlankEnum
 from .category import Category
 from .category_request import CategoryRequest
 from .chain import Chain
+from .chain_finality_enum import ChainFinalityEnum
+from .chain_head import ChainHead
 from .chain_request import ChainRequest
 from .chain_source_enum import ChainSourceEnum
 from .chain_status_enum import ChainStatusEnum
@@ -167,6 +169,7 @@ from .schema_validate_request import SchemaValidateRequest
 from .schema_validate_request_data import SchemaValidateRequestData
 from .schema_validate_response import SchemaValidateResponse
 from .scope_enum import ScopeEnum
+from .stall_reason_enum import StallReasonEnum
 from .status_change import StatusChange
 from .subscription import Subscription
 from .subscription_created import SubscriptionCreated
@@ -190,6 +193,8 @@ from .uptime import Uptime
 from .verify_batch_request import VerifyBatchRequest
 from .verify_batch_response import VerifyBatchResponse
 from .verify_batch_result import VerifyBatchResult
+from .verify_batch_result_finality_type_0 import VerifyBatchResultFinalityType0
+from .verify_batch_result_finality_type_0_rule import VerifyBatchResultFinalityType0Rule
 from .verify_batch_result_get_attestation_call_type_0 import VerifyBatchResultGetAttestationCallType0
 from .verify_batch_result_issuer_type_0 import VerifyBatchResultIssuerType0
 from .verify_batch_result_issuer_type_0_identity import VerifyBatchResultIssuerType0Identity
@@ -198,6 +203,8 @@ from .verify_batch_result_issuer_type_0_proofs_item_method import VerifyBatchRes
 from .verify_reason_enum import VerifyReasonEnum
 from .verify_request import VerifyRequest
 from .verify_response import VerifyResponse
+from .verify_response_finality_type_0 import VerifyResponseFinalityType0
+from .verify_response_finality_type_0_rule import VerifyResponseFinalityType0Rule
 from .verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
 from .verify_response_issuer_type_0 import VerifyResponseIssuerType0
 from .verify_response_issuer_type_0_identity import VerifyResponseIssuerType0Identity
@@ -244,6 +251,8 @@ __all__ = (
     "Category",
     "CategoryRequest",
     "Chain",
+    "ChainFinalityEnum",
+    "ChainHead",
     "ChainRequest",
     "ChainSourceEnum",
     "ChainStatusEnum",
@@ -384,6 +393,7 @@ __all__ = (
     "SchemaValidateRequestData",
     "SchemaValidateResponse",
     "ScopeEnum",
+    "StallReasonEnum",
     "StatusChange",
     "Subscription",
     "SubscriptionCreated",
@@ -407,6 +417,8 @@ __all__ = (
     "VerifyBatchRequest",
     "VerifyBatchResponse",
     "VerifyBatchResult",
+    "VerifyBatchResultFinalityType0",
+    "VerifyBatchResultFinalityType0Rule",
     "VerifyBatchResultGetAttestationCallType0",
     "VerifyBatchResultIssuerType0",
     "VerifyBatchResultIssuerType0Identity",
@@ -415,6 +427,8 @@ __all__ = (
     "VerifyReasonEnum",
     "VerifyRequest",
     "VerifyResponse",
+    "VerifyResponseFinalityType0",
+    "VerifyResponseFinalityType0Rule",
     "VerifyResponseGetAttestationCallType0",
     "VerifyResponseIssuerType0",
     "VerifyResponseIssuerType0Identity",

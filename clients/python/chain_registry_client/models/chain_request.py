@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
+from ..models.chain_finality_enum import ChainFinalityEnum, check_chain_finality_enum
 from ..models.chain_status_enum import ChainStatusEnum, check_chain_status_enum
 from ..models.executor_trust_enum import ExecutorTrustEnum, check_executor_trust_enum
 from ..types import UNSET, Unset
@@ -31,6 +32,11 @@ class ChainRequest:
         status (ChainStatusEnum | Unset): * `active` - Active
             * `inactive` - Inactive
         confirmations (int | Unset): Blocks on top of a record before it counts as final.
+        finality (ChainFinalityEnum | Unset): * `confirmations` - Confirmations
+            * `safe` - Safe
+            * `finalized` - Finalized
+        stall_blocks (int | None | Unset): No new head for this many block times (or the finality block not advancing
+            for as long past its usual lag): the chain is stalled. Empty: the service's default (CHAIN_STALL_BLOCKS).
         offchain_unanchored (bool | Unset): Offchain attestations on this chain verify without an on-chain timestamp of
             their uid (default: only timestamped ones do; the signed time is the attester's claim).
         binding_mode (BindingModeEnum | Unset): * `single` - Single
@@ -57,6 +63,8 @@ class ChainRequest:
     is_testnet: bool | Unset = UNSET
     status: ChainStatusEnum | Unset = UNSET
     confirmations: int | Unset = UNSET
+    finality: ChainFinalityEnum | Unset = UNSET
+    stall_blocks: int | None | Unset = UNSET
     offchain_unanchored: bool | Unset = UNSET
     binding_mode: BindingModeEnum | Unset = UNSET
     max_fee_per_gas_cap: None | str | Unset = UNSET
@@ -91,6 +99,16 @@ class ChainRequest:
             status = self.status
 
         confirmations = self.confirmations
+
+        finality: str | Unset = UNSET
+        if not isinstance(self.finality, Unset):
+            finality = self.finality
+
+        stall_blocks: int | None | Unset
+        if isinstance(self.stall_blocks, Unset):
+            stall_blocks = UNSET
+        else:
+            stall_blocks = self.stall_blocks
 
         offchain_unanchored = self.offchain_unanchored
 
@@ -135,6 +153,10 @@ class ChainRequest:
             field_dict["status"] = status
         if confirmations is not UNSET:
             field_dict["confirmations"] = confirmations
+        if finality is not UNSET:
+            field_dict["finality"] = finality
+        if stall_blocks is not UNSET:
+            field_dict["stallBlocks"] = stall_blocks
         if offchain_unanchored is not UNSET:
             field_dict["offchainUnanchored"] = offchain_unanchored
         if binding_mode is not UNSET:
@@ -190,6 +212,22 @@ class ChainRequest:
 
         confirmations = d.pop("confirmations", UNSET)
 
+        _finality = d.pop("finality", UNSET)
+        finality: ChainFinalityEnum | Unset
+        if isinstance(_finality, Unset):
+            finality = UNSET
+        else:
+            finality = check_chain_finality_enum(_finality)
+
+        def _parse_stall_blocks(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        stall_blocks = _parse_stall_blocks(d.pop("stallBlocks", UNSET))
+
         offchain_unanchored = d.pop("offchainUnanchored", UNSET)
 
         _binding_mode = d.pop("bindingMode", UNSET)
@@ -231,6 +269,8 @@ class ChainRequest:
             is_testnet=is_testnet,
             status=status,
             confirmations=confirmations,
+            finality=finality,
+            stall_blocks=stall_blocks,
             offchain_unanchored=offchain_unanchored,
             binding_mode=binding_mode,
             max_fee_per_gas_cap=max_fee_per_gas_cap,

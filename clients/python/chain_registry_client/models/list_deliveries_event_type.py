@@ -1,6 +1,8 @@
 from typing import Literal, cast
 
 ListDeliveriesEventType = Literal[
+    "chain.resumed",
+    "chain.stalled",
     "chain.status_changed",
     "document.revoked",
     "document.verified",
@@ -13,6 +15,8 @@ ListDeliveriesEventType = Literal[
 ]
 
 LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
+    "chain.resumed",
+    "chain.stalled",
     "chain.status_changed",
     "document.revoked",
     "document.verified",

@@ -7,10 +7,12 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.binding_mode_enum import BindingModeEnum, check_binding_mode_enum
+from ..models.chain_finality_enum import ChainFinalityEnum, check_chain_finality_enum
 from ..models.document_hash_algorithms_enum import DocumentHashAlgorithmsEnum, check_document_hash_algorithms_enum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.chain_head import ChainHead
     from ..models.executor_summary import ExecutorSummary
     from ..models.native_currency import NativeCurrency
     from ..models.public_deployment import PublicDeployment
@@ -30,6 +32,11 @@ class PublicChain:
         short_name (str):
         native_currency (NativeCurrency):
         confirmations (int): Blocks on top of a record before it counts as final.
+        finality (ChainFinalityEnum): * `confirmations` - Confirmations
+            * `safe` - Safe
+            * `finalized` - Finalized
+        stalled (bool): Whether the chain is stalled (`head.stalled`; false before a first run).
+        head (ChainHead): What the indexer last saw of the chain (attestations/finality.py).
         deployments (list[PublicDeployment]):
         rpc (RpcSummary):
         executors (ExecutorSummary):
@@ -50,6 +57,9 @@ class PublicChain:
     short_name: str
     native_currency: NativeCurrency
     confirmations: int
+    finality: ChainFinalityEnum
+    stalled: bool
+    head: ChainHead
     deployments: list[PublicDeployment]
     rpc: RpcSummary
     executors: ExecutorSummary
@@ -71,6 +81,12 @@ class PublicChain:
         native_currency = self.native_currency.to_dict()
 
         confirmations = self.confirmations
+
+        finality: str = self.finality
+
+        stalled = self.stalled
+
+        head = self.head.to_dict()
 
         deployments = []
         for deployments_item_data in self.deployments:
@@ -115,6 +131,9 @@ class PublicChain:
                 "shortName": short_name,
                 "nativeCurrency": native_currency,
                 "confirmations": confirmations,
+                "finality": finality,
+                "stalled": stalled,
+                "head": head,
                 "deployments": deployments,
                 "rpc": rpc,
                 "executors": executors,
@@ -136,6 +155,7 @@ class PublicChain:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.chain_head import ChainHead
         from ..models.executor_summary import ExecutorSummary
         from ..models.native_currency import NativeCurrency
         from ..models.public_deployment import PublicDeployment
@@ -151,6 +171,12 @@ class PublicChain:
         native_currency = NativeCurrency.from_dict(d.pop("nativeCurrency"))
 
         confirmations = d.pop("confirmations")
+
+        finality = check_chain_finality_enum(d.pop("finality"))
+
+        stalled = d.pop("stalled")
+
+        head = ChainHead.from_dict(d.pop("head"))
 
         deployments = []
         _deployments = d.pop("deployments")
@@ -201,6 +227,9 @@ class PublicChain:
             short_name=short_name,
             native_currency=native_currency,
             confirmations=confirmations,
+            finality=finality,
+            stalled=stalled,
+            head=head,
             deployments=deployments,
             rpc=rpc,
             executors=executors,

@@ -11,6 +11,7 @@ from dateutil.parser import isoparse
 from ..models.verify_reason_enum import VerifyReasonEnum, check_verify_reason_enum
 
 if TYPE_CHECKING:
+    from ..models.verify_response_finality_type_0 import VerifyResponseFinalityType0
     from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
     from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
@@ -43,6 +44,12 @@ class VerifyResponse:
             get_attestation_call (None | VerifyResponseGetAttestationCallType0): The call that reads the attestation from
                 the chain: send it as `eth_call`'s transaction object (`[{"to": ..., "data": ...}, "latest"]`); docs/verify-
                 yourself.md decodes the answer.
+            finality (None | VerifyResponseFinalityType0): What "final" meant for this answer: the rule of the attestation's
+                chain (of the asked chain when nothing was found there) and its newest final block; null when no chain applies
+                (nothing found and no chain asked; an offchain attestation).
+            chain_stalled (bool): true when the chain (the attestation's; the asked one when nothing was found) is stalled:
+                no new head for a while, or its finalized block not advancing. The answer is then as of the last block the
+                service saw, and may change when the chain resumes.
             offchain (bool | None): true: verified through an offchain attestation submitted here (POST
                 /attestations/offchain; no transaction, block or getAttestation call); false: through an on-chain one; null when
                 not verified.
@@ -57,13 +64,13 @@ class VerifyResponse:
             issuer (None | VerifyResponseIssuerType0): The issuer of the attester that made the attestation (an organisation
                 an administrator registered, with the domain that proves it), or null: none, or not verified.
             reason (None | VerifyReasonEnum): Why not, when not verified (null when verified): the most telling reason among
-                the document's attestations (on `chainId` when given), in this precedence: `not_final` (fewer confirmations than
-                the chain asks: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid out as
-                its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's issuer has
-                not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle proof leads
-                to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its first failing
-                rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not revoked, not
-                expired, final.
+                the document's attestations (on `chainId` when given), in this precedence: `not_final` (not final yet under the
+                chain's `finality` rule: wait) > `revoked` > `expired` > `not_timestamped` > `undecodable` (its data is not laid
+                out as its schema says) > `unproven_issuer` (only where VERIFY_REQUIRE_PROVEN_ISSUER is set: the attester's
+                issuer has not proven its identity) > `untrusted_attester` > `chain_inactive` > `invalid_proof` (a given Merkle
+                proof leads to no root bound here) > `not_found` (no attestation of it). Each attestation's own reason is its
+                first failing rule: chain active, trusted attester, proven issuer (when required), data as its schema says, not
+                revoked, not expired, final (as the chain's `finality` rule says).
 
                 * `not_found` - not_found
                 * `invalid_proof` - invalid_proof
@@ -90,6 +97,8 @@ class VerifyResponse:
     log_index: int | None
     eas_address: None | str
     get_attestation_call: None | VerifyResponseGetAttestationCallType0
+    finality: None | VerifyResponseFinalityType0
+    chain_stalled: bool
     offchain: bool | None
     timestamp_proven: bool | None
     merkle_root: None | str
@@ -99,6 +108,7 @@ class VerifyResponse:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.verify_response_finality_type_0 import VerifyResponseFinalityType0
         from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
         from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
@@ -146,6 +156,14 @@ class VerifyResponse:
         else:
             get_attestation_call = self.get_attestation_call
 
+        finality: dict[str, Any] | None
+        if isinstance(self.finality, VerifyResponseFinalityType0):
+            finality = self.finality.to_dict()
+        else:
+            finality = self.finality
+
+        chain_stalled = self.chain_stalled
+
         offchain: bool | None
         offchain = self.offchain
 
@@ -191,6 +209,8 @@ class VerifyResponse:
                 "logIndex": log_index,
                 "easAddress": eas_address,
                 "getAttestationCall": get_attestation_call,
+                "finality": finality,
+                "chainStalled": chain_stalled,
                 "offchain": offchain,
                 "timestampProven": timestamp_proven,
                 "merkleRoot": merkle_root,
@@ -204,6 +224,7 @@ class VerifyResponse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.verify_response_finality_type_0 import VerifyResponseFinalityType0
         from ..models.verify_response_get_attestation_call_type_0 import VerifyResponseGetAttestationCallType0
         from ..models.verify_response_issuer_type_0 import VerifyResponseIssuerType0
 
@@ -310,6 +331,23 @@ class VerifyResponse:
 
         get_attestation_call = _parse_get_attestation_call(d.pop("getAttestationCall"))
 
+        def _parse_finality(data: object) -> None | VerifyResponseFinalityType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                finality_type_0 = VerifyResponseFinalityType0.from_dict(data)
+
+                return finality_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | VerifyResponseFinalityType0, data)
+
+        finality = _parse_finality(d.pop("finality"))
+
+        chain_stalled = d.pop("chainStalled")
+
         def _parse_offchain(data: object) -> bool | None:
             if data is None:
                 return data
@@ -390,6 +428,8 @@ class VerifyResponse:
             log_index=log_index,
             eas_address=eas_address,
             get_attestation_call=get_attestation_call,
+            finality=finality,
+            chain_stalled=chain_stalled,
             offchain=offchain,
             timestamp_proven=timestamp_proven,
             merkle_root=merkle_root,

@@ -1,6 +1,8 @@
 from typing import Literal, cast
 
 WebhookEventTypeEnum = Literal[
+    "chain.resumed",
+    "chain.stalled",
     "chain.status_changed",
     "document.revoked",
     "document.verified",
@@ -13,6 +15,8 @@ WebhookEventTypeEnum = Literal[
 ]
 
 WEBHOOK_EVENT_TYPE_ENUM_VALUES: set[WebhookEventTypeEnum] = {
+    "chain.resumed",
+    "chain.stalled",
     "chain.status_changed",
     "document.revoked",
     "document.verified",
