@@ -7,6 +7,7 @@ change them in the Django admin; later runs keep what operators changed. It runs
 """
 
 from django.db import transaction
+from django.utils import timezone
 
 PERIODIC_TASKS = {
     "Expire executor leases": {"task": "executors.expire_leases", "every": 10},
@@ -50,9 +51,11 @@ def _ensure(name: str, spec: dict, reset: bool, using: str) -> str:
     intervals = IntervalSchedule.objects.using(using)
     interval = intervals.filter(every=spec["every"], period=IntervalSchedule.SECONDS).order_by(
         "pk").first() or intervals.create(every=spec["every"], period=IntervalSchedule.SECONDS)
+    # start_time: django-celery-beat runs a new task at beat's first tick then, not one
+    # interval after it was written (six hours' worth of never-run for the slow ones).
     task, created = PeriodicTask.objects.using(using).get_or_create(
         name=name, defaults={"task": spec["task"], "interval": interval,
-                             "expire_seconds": spec["every"]})
+                             "expire_seconds": spec["every"], "start_time": timezone.now()})
     if created:
         return f"created  {name}: {spec['task']} every {spec['every']}s"
     if reset:

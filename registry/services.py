@@ -1,11 +1,12 @@
 """Registry workflows that go beyond one model save."""
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.validators import slug_re
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.text import slugify
 from djangorestframework_camel_case.util import underscoreize
 from drf_standardized_errors.formatter import flatten_errors
@@ -58,6 +59,10 @@ def chain_fields_from_ethereum_lists(record: dict) -> dict:
 # Records written per transaction: each commit lets the other writers of a SQLite file (the
 # scheduler, the server) in between, and a chunk takes well under a second.
 IMPORT_CHUNK = 50
+# SQLite's lock is not fair: a writer waiting for it sleeps up to 100 ms between tries, so
+# one that begins its next chunk at once can keep it out past its busy timeout (the
+# scheduler's tasks failed so, on a quiet machine). A pause longer than that sleep lets it in.
+SQLITE_PAUSE_SECONDS = 0.12
 
 
 @dataclass
@@ -230,6 +235,8 @@ def _write(changes: list[ChainChange], *, overwrite: bool, progress: ProgressCal
             for change in rest[start:start + IMPORT_CHUNK]:
                 _save(change, overwrite=overwrite)
         progress(len(renames) + min(start + IMPORT_CHUNK, len(rest)), len(changes))
+        if connection.vendor == "sqlite":
+            time.sleep(SQLITE_PAUSE_SECONDS)
 
 
 def _save(change: ChainChange, *, overwrite: bool) -> None:

@@ -53,6 +53,11 @@ def _trusted_attester(_):
     return {"chainId": ChainFactory().chain_id, "address": "0x" + "cd" * 20}
 
 
+def _issuer(chain):
+    return {"name": "Example University", "domain": "example.edu",
+            "addresses": [{"chainId": chain.chain_id, "address": "0x" + "ef" * 20}]}
+
+
 def _executor(chain):
     return {"address": address_of(3)}  # a test account: tests/proofs.py signs for it
 
@@ -110,6 +115,7 @@ CREATES = {
     "/v1/admin/rpc": ("admin", _rpc, "admin"),
     "/v1/admin/rpc/health": ("admin", _provider_health, "admin"),
     "/v1/admin/trusted-attesters": ("admin", _trusted_attester, "admin"),
+    "/v1/admin/issuers": ("admin", _issuer, "admin"),
     # An executor key has no read of executors: its record is the admin API's.
     "/v1/chain-registry/{chain}/register": ("executor", _executor, "admin"),
     "/workflows": ("api", _workflow, "api"),
