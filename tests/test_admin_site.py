@@ -42,6 +42,12 @@ def workflow() -> Workflow:
                                    deadline=timezone.now() + timedelta(hours=1))
 
 
+def chain_head():
+    from attestations.models import ChainHead
+
+    return ChainHead.objects.create(chain=ChainFactory(), head_block=100, head_at=timezone.now())
+
+
 def api_key() -> ApiKey:
     return ApiKey.issue(name="ops", scope="api")[0]
 
@@ -51,7 +57,7 @@ MAKERS = [
     ChainFactory, CategoryFactory, ContractNameFactory, ContractVersionFactory, DeploymentFactory,
     RpcEndpointFactory, ProviderHealthFactory, api_key,
     ExecutorFactory, TrustedAttesterFactory, hold,
-    SchemaFactory, AttestationFactory, IndexCursorFactory,
+    SchemaFactory, AttestationFactory, IndexCursorFactory, chain_head,
     workflow,
 ]
 PROJECT_APPS = ["config", "registry", "executors", "attestations", "verification", "ops",
