@@ -196,6 +196,9 @@ def test_a_registrar_binds_1000_files_and_takes_away_receipts_slips_and_qr_codes
 
 def test_keyboard_only_pick_files_bind_and_reach_the_run(page, live_server, merkle_chain,
                                                          registrar_key, tmp_path):
+    # Playwright subscribes to file choosers without waiting for the browser's answer: the
+    # subscription made here, before logging in, is in place by the time Space is pressed.
+    page.on("filechooser", lambda chooser: None)
     log_in(page, live_server, registrar_key)
     paths = diplomas(tmp_path / "few", 3)
     for _ in range(15):
