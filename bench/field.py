@@ -23,8 +23,10 @@ posted at `--rate` a second (requests of 100) while, from `--start` seconds on:
 Printed per mode: documents lost (not confirmed, or not verifying, at the end; target 0),
 documents bound twice (a document attested in two transactions, or in two attested Merkle
 batches; target 0), blocks from the spike's end until every document posted before it was
-mined (target <= 5; those posted under the cap waited for it), the fees paid against the base fee + tip that would have sufficed in
-each transaction's block (target <= 115 %), and the statuses each executor went through.
+mined (target <= 5; those posted under the cap waited for it) beside the chain's own floor
+for that backlog (its gas over the block gas limit: no executor mines it sooner), the fees
+paid against the base fee + tip that would have sufficed in each transaction's block
+(target <= 115 %), and the statuses each executor went through.
 
     .venv/bin/python bench/field.py [--documents 10000] [--modes merkle,multi]
         [--executors 4] [--batch 100] [--rate 100] [--spike-seconds 60] [--cap-seconds 20]
@@ -157,6 +159,7 @@ class Faults:
         self.fee = self.base  # the next block's base fee, set before each block
         self.events: dict[str, int] = {}
         self.spike_over_at = None
+        self.backlog = 0  # the documents posted before the spike's end, not mined at it
         self.dropped = 0
         self.addresses = executors.addresses()
         self.seen: set[str] = set()
@@ -183,6 +186,7 @@ class Faults:
         self.fee = self.base
         self.note("spike over")
         self.spike_over_at = datetime.now(UTC)
+        self.backlog = backlog_left(self.spike_over_at)
         self.wait(300, until=lambda: backlog_left(self.spike_over_at) == 0)
         self.note("spike's backlog mined")
         self.client.call("PATCH", f"/v1/admin/chains/{CHAIN_ID}", "admin",
@@ -325,7 +329,9 @@ def measure(db, documents, node, faults, executors, first_block) -> dict:
     # The documents posted before the spike ended: the block of the last one mined.
     last_mined = db.execute("SELECT max(block_number) FROM verification_workflow WHERE "
                             "created_at <= %s", [faults.spike_over_at]).fetchone()[0]
-    fees = fee_ratio(node, executors.addresses(), first_block)
+    fees, gas_used = fee_ratio(node, executors.addresses(), first_block)
+    block_gas = int(node.rpc("eth_getBlockByNumber", ["latest", False])["gasLimit"], 16)
+    floor = -(-faults.backlog * gas_used // (len(documents) * block_gas))
     changes = db.execute(
         "SELECT e.name, c.to_status FROM executors_executorstatuschange c JOIN "
         "executors_executor e ON e.id = c.executor_id ORDER BY c.created_at, c.id").fetchall()
@@ -335,16 +341,17 @@ def measure(db, documents, node, faults, executors, first_block) -> dict:
     return {"documents": len(documents), "states": states,
             "lost": len(documents) - states.get("confirmed", 0), "twice": twice,
             "blocksAfterSpike": max(0, (last_mined or spike_end) - spike_end),
-            "feeRatio": fees, "dropped": faults.dropped, "statuses": statuses,
+            "backlog": faults.backlog, "floor": floor, "gasPerDocument": gas_used // len(documents),
+            "blockGas": block_gas, "feeRatio": fees, "dropped": faults.dropped, "statuses": statuses,
             "events": faults.events}
 
 
-def fee_ratio(node: Node, addresses: set[str], first_block: int) -> float:
+def fee_ratio(node: Node, addresses: set[str], first_block: int) -> tuple[float, int]:
     """What the executors' mined transactions paid, over what the base fee + the node's tip
-    would have cost in the same blocks (their gas used at base fee + tip)."""
+    would have cost in the same blocks (their gas used at base fee + tip); and their gas."""
     session = requests.Session()
     tip = int(node.rpc("eth_maxPriorityFeePerGas"), 16)
-    paid = sufficed = 0
+    paid = sufficed = used = 0
     last = int(node.rpc("eth_blockNumber"), 16)
     for number in range(first_block, last + 1):
         block = node.rpc("eth_getBlockByNumber", [hex(number), True])
@@ -359,7 +366,8 @@ def fee_ratio(node: Node, addresses: set[str], first_block: int) -> float:
             gas = int(receipt["gasUsed"], 16)
             paid += gas * int(receipt["effectiveGasPrice"], 16)
             sufficed += gas * (base + tip)
-    return paid / sufficed if sufficed else 0.0
+            used += gas
+    return (paid / sufficed if sufficed else 0.0), used
 
 
 def main():
@@ -399,7 +407,10 @@ def main():
             f"{result['twice']} (target 0); {result['verified']} of {result['documents']} "
             f"verify; workflows {result['states']}",
             f"{mode}: after the spike, the last document posted before its end was mined "
-            f"{result['blocksAfterSpike']} blocks later (target <= 5)",
+            f"{result['blocksAfterSpike']} blocks later (target <= 5); the chain's floor for "
+            f"the {result['backlog']} documents waiting at the spike's end "
+            f"({result['gasPerDocument']} gas each, blocks of {result['blockGas']}): "
+            f"{result['floor']} blocks",
             f"{mode}: fees paid {100 * result['feeRatio']:.1f} % of base fee + tip "
             "(target <= 115 %)",
             f"{mode}: {result['dropped']} transactions dropped; {result['seconds']:.0f} s "

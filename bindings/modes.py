@@ -1,7 +1,8 @@
 """Binding modes: how an executor binds the documents of a claimed batch on its chain.
 
 - `single`: one EAS `attest` transaction per document (the default);
-- `multi`: one `multiAttest` transaction per claimed batch (grouped per schema);
+- `multi`: one `multiAttest` transaction per claimed batch (grouped per schema; the
+  reference executor splits one that would take more than a quarter of a block's gas);
 - `merkle`: one attestation of the Merkle root of the batch's document hashes.
 
 Every job carries its mode (`bindingMode`), computed here and only here.

@@ -50,8 +50,9 @@ def add_common_arguments(parser) -> None:
                         help="Seconds between claims when the queue is empty (default: 2).")
     parser.add_argument("--batch", type=batch_size, default=1,
                         help="Jobs per claim, 1 to 500 (default 1: one job per claim and per "
-                             "report); a claimed batch's `multi` jobs share one multiAttest, "
-                             "and its results go back in one report.")
+                             "report); a claimed batch's `multi` jobs share one multiAttest "
+                             "(or a few, each at most a quarter of a block's gas), and its "
+                             "results go back in one report.")
     parser.add_argument("--journal",
                         help="A file that keeps the transactions in flight across restarts "
                              "(else EXECUTOR_JOURNAL; none by default).")

@@ -17,8 +17,9 @@ What it may do, and the status its heartbeats report, is looked at before each c
 - else `ok` (or `busy` with jobs in hand or in flight).
 
 Binding modes: `single` jobs are attested one transaction each; `multi` jobs of a claimed
-batch together, in one multiAttest; `merkle` jobs by one attestation of the Merkle root of
-their documents (executor_client/merkle.py), reported with the root.
+batch together, in one multiAttest, or in several when one would take more than a quarter
+of a block's gas (`fitted`); `merkle` jobs by one attestation of the Merkle root of their
+documents (executor_client/merkle.py), reported with the root.
 """
 
 import logging
@@ -33,7 +34,15 @@ import requests
 from web3 import Web3
 
 from executor_client.chain import Eas, by_schema
-from executor_client.fees import DEFAULT_BATCH_GAS, FeeError, Fees, Market, Policy, read_market
+from executor_client.fees import (
+    DEFAULT_BATCH_GAS,
+    FeeError,
+    Fees,
+    Market,
+    Policy,
+    gas_limit,
+    read_market,
+)
 from executor_client.journal import Journal
 from executor_client.merkle import root_request
 from executor_client.service import ServiceClient, ServiceError
@@ -42,6 +51,9 @@ from executor_client.transactions import TRANSFER_GAS, Mined, Outbox
 
 logger = logging.getLogger(__name__)
 REFUSED = (403, 404, 409)  # the service's word that a job is no longer this executor's
+# A multiAttest takes at most this share of a block's gas: one of more than half a block
+# shares no block with another like it, and a backlog of them leaves every block half empty.
+BLOCK_SHARE = 4
 
 
 @dataclass
@@ -308,9 +320,24 @@ class ReferenceExecutor:
         if modes["merkle"]:
             root, request = root_request(modes["merkle"])
             sent += self._send(modes["merkle"], self.eas.attest, request, merkle_root=root)
-        if together:
-            sent += self._send(together, self.eas.multi_attest, together)
+        for part in self._fitted(together):
+            sent += self._send(part, self.eas.multi_attest, part)
         return sent
+
+    def _fitted(self, jobs: list[dict]) -> list[list[dict]]:
+        """`jobs` (grouped by schema) in as few multiAttests as keep each within a quarter
+        of the block's gas (BLOCK_SHARE), by the node's estimate of them all together."""
+        block_gas = self.market.block_gas if self.market else None
+        if len(jobs) < 2 or not block_gas:
+            return [jobs] if jobs else []
+        try:
+            gas = gas_limit(self.eas.multi_attest(jobs).estimate_gas(
+                {"from": Web3.to_checksum_address(self.address)}))
+        except Exception:  # a revert, the node: _send meets it again and reports it
+            return [jobs]
+        parts = min(len(jobs), -(-gas * BLOCK_SHARE // block_gas))
+        size = -(-len(jobs) // parts)
+        return [jobs[start:start + size] for start in range(0, len(jobs), size)]
 
     def _send(self, jobs: list[dict], call_of, argument, merkle_root: str = "") -> list[Sent]:
         """One transaction for `jobs`; a Merkle batch's has one Attested log, the root's."""

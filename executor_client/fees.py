@@ -15,6 +15,11 @@ GWEI = 10**9
 DEFAULT_BATCH_GAS = 300_000  # a batch's gas before the first is estimated (for the funds rule)
 
 
+def gas_limit(estimate: int) -> int:
+    """A transaction's gas limit: a fifth more than the node's estimate."""
+    return estimate * 6 // 5
+
+
 class FeeError(Exception):
     """The node's fee answers cannot be used (a base fee of 0 on a chain that has one)."""
 
@@ -57,10 +62,11 @@ class Fees:
 @dataclass(frozen=True)
 class Market:
     """What the chain asks now: the next block's base fee and the node's suggested tip, or
-    (`base_fee` None) its gas price."""
+    (`base_fee` None) its gas price; and the latest block's gas limit (None: not known)."""
 
     base_fee: int | None
     tip: int
+    block_gas: int | None = None
 
     @property
     def needed(self) -> int:
@@ -114,7 +120,7 @@ def read_market(w3) -> Market:
     and a transaction priced from it would never be mined."""
     latest = w3.eth.get_block("latest")
     if latest.get("baseFeePerGas") is None:
-        return Market(None, w3.eth.gas_price)
+        return Market(None, w3.eth.gas_price, latest.get("gasLimit"))
     history = w3.eth.fee_history(1, latest["number"])
     base_fee = history["baseFeePerGas"][-1]
     if history["oldestBlock"] != latest["number"]:  # an answer of another block: not trusted
@@ -122,4 +128,4 @@ def read_market(w3) -> Market:
     if latest["baseFeePerGas"] == 0 or base_fee == 0:
         raise FeeError(f"The node reports a base fee of 0 (block {latest['number']}): "
                        "refused, nothing is priced from it.")
-    return Market(base_fee, w3.eth.max_priority_fee)
+    return Market(base_fee, w3.eth.max_priority_fee, latest.get("gasLimit"))

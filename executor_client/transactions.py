@@ -31,7 +31,15 @@ from eth_utils import keccak
 from web3 import Web3
 from web3.exceptions import TransactionNotFound, Web3RPCError
 
-from executor_client.fees import FeeError, Fees, Market, Policy, read_market, replacement
+from executor_client.fees import (
+    FeeError,
+    Fees,
+    Market,
+    Policy,
+    gas_limit,
+    read_market,
+    replacement,
+)
 from executor_client.journal import Journal
 from executor_client.signers import check_signed
 
@@ -103,7 +111,7 @@ class Outbox:
                 built = call.build_transaction({"from": Web3.to_checksum_address(self.address),
                                                 "chainId": self.chain_id, "nonce": nonce,
                                                 **fees.fields()})
-                gas = built["gas"] * 6 // 5  # a fifth more than estimated
+                gas = gas_limit(built["gas"])
                 tx = {"to": built["to"], "data": built["data"], "value": built.get("value", 0),
                       "gas": gas, "nonce": nonce, "chainId": self.chain_id, **fees.fields()}
                 entry = self._signed(InFlight(nonce, tx, [], "", head, jobs))
