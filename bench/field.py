@@ -30,6 +30,7 @@ paid against the base fee + tip that would have sufficed in each transaction's b
 
     .venv/bin/python bench/field.py [--documents 10000] [--modes merkle,multi]
         [--executors 4] [--batch 100] [--rate 100] [--spike-seconds 60] [--cap-seconds 20]
+        [--gas-limit 60000000]
 
 DATABASE_URL and REDIS_URL as bench/binding.py. Settings of the stack for the run:
 WORKFLOW_DISPATCH_TIMEOUT_SECONDS=30 (the jobs a killed executor held go back to the queue
@@ -68,11 +69,12 @@ GWEI = 10**9
 class Node:
     """anvil on one port with its state in a file, restartable."""
 
-    def __init__(self, folder: Path, block_time: int):
+    def __init__(self, folder: Path, block_time: int, gas_limit: int):
         from tests.anvil import Anvil
 
         self.state, self.block_time = folder / "anvil-state.json", block_time
-        self.anvil = Anvil(chain_id=CHAIN_ID, args=("--state", str(self.state))).start()
+        self.options = ("--state", str(self.state), "--gas-limit", str(gas_limit))
+        self.anvil = Anvil(chain_id=CHAIN_ID, args=self.options).start()
         self.port, self.url = self.anvil.port, self.anvil.url
 
     def rpc(self, method, params=None):
@@ -85,8 +87,7 @@ class Node:
         started = time.monotonic()
         self.anvil.stop()
         self.anvil = Anvil(chain_id=CHAIN_ID, port=self.port,
-                           args=("--state", str(self.state), "--block-time",
-                                 str(self.block_time))).start()
+                           args=(*self.options, "--block-time", str(self.block_time))).start()
         return time.monotonic() - started
 
     def stop(self):
@@ -240,7 +241,7 @@ def one_mode(mode: str, args, base_url: str, redis_url: str) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"field-{mode}-"))
     if args.keep_logs:
         say(f"{mode}: the processes' logs are in {folder}")
-    node = Node(folder, args.block_time)
+    node = Node(folder, args.block_time, args.gas_limit)
     stack = executors = None
     try:
         deployed = deploy(node)
@@ -330,6 +331,10 @@ def measure(db, documents, node, faults, executors, first_block) -> dict:
     last_mined = db.execute("SELECT max(block_number) FROM verification_workflow WHERE "
                             "created_at <= %s", [faults.spike_over_at]).fetchone()[0]
     fees, gas_used = fee_ratio(node, executors.addresses(), first_block)
+    fill = []  # each block's gas used, in % of its limit, from the spike's end to the last
+    for number in range(spike_end + 1, (last_mined or spike_end) + 1):
+        block = node.rpc("eth_getBlockByNumber", [hex(number), False])
+        fill.append(round(100 * int(block["gasUsed"], 16) / int(block["gasLimit"], 16)))
     block_gas = int(node.rpc("eth_getBlockByNumber", ["latest", False])["gasLimit"], 16)
     floor = -(-faults.backlog * gas_used // (len(documents) * block_gas))
     changes = db.execute(
@@ -341,7 +346,7 @@ def measure(db, documents, node, faults, executors, first_block) -> dict:
     return {"documents": len(documents), "states": states,
             "lost": len(documents) - states.get("confirmed", 0), "twice": twice,
             "blocksAfterSpike": max(0, (last_mined or spike_end) - spike_end),
-            "backlog": faults.backlog, "floor": floor, "gasPerDocument": gas_used // len(documents),
+            "backlog": faults.backlog, "fill": fill, "floor": floor, "gasPerDocument": gas_used // len(documents),
             "blockGas": block_gas, "feeRatio": fees, "dropped": faults.dropped, "statuses": statuses,
             "events": faults.events}
 
@@ -378,6 +383,9 @@ def main():
     parser.add_argument("--batch", type=int, default=100, help="jobs per claim")
     parser.add_argument("--rate", type=float, default=100, help="documents posted a second")
     parser.add_argument("--block-time", type=int, default=1)
+    parser.add_argument("--gas-limit", type=int, default=60_000_000,
+                        help="the block gas limit: Ethereum mainnet's since November 2025 "
+                             "(anvil's own default is 30 million)")
     parser.add_argument("--base-gwei", type=float, default=1.0,
                         help="the base fee outside the spike")
     parser.add_argument("--start", type=float, default=10, help="seconds before the spike")
@@ -397,7 +405,7 @@ def main():
     django.setup()
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/9")
     say(f"{args.documents} documents at {args.rate:.0f}/s, {args.executors} executors claiming "
-        f"{args.batch}, a block every {args.block_time} s; from {args.start:.0f} s: base fee "
+        f"{args.batch}, a block every {args.block_time} s of {args.gas_limit:,} gas; from {args.start:.0f} s: base fee "
         f"x{args.spike_factor} for {args.spike_seconds:.0f} s (capped the last "
         f"{args.cap_seconds:.0f} s), {args.drop_share:.0%} of the executors' transactions "
         "dropped, then the node restarted, then an executor killed")
@@ -410,7 +418,8 @@ def main():
             f"{result['blocksAfterSpike']} blocks later (target <= 5); the chain's floor for "
             f"the {result['backlog']} documents waiting at the spike's end "
             f"({result['gasPerDocument']} gas each, blocks of {result['blockGas']}): "
-            f"{result['floor']} blocks",
+            f"{result['floor']} block(s); the blocks' gas used after the spike, in % of their "
+            f"limit: {', '.join(map(str, result['fill']))}",
             f"{mode}: fees paid {100 * result['feeRatio']:.1f} % of base fee + tip "
             "(target <= 115 %)",
             f"{mode}: {result['dropped']} transactions dropped; {result['seconds']:.0f} s "
