@@ -189,9 +189,7 @@ def _index_pass(chain: Chain | int, report: ChainReport, from_block: int | None,
     earlier = {d.deployment.pk: d for d in report.deployments}
     for cursor, done in zip(cursors, reports):
         if not done.error and cursor.pk not in run.wrote_head:
-            IndexCursor.objects.filter(pk=cursor.pk).update(
-                head_block=report.head, final_block=final, last_run_at=now,
-                last_success_at=now, last_error="")
+            store.note_head(cursor, head=report.head, final=final, now=now)
         done.next_block = cursor.next_block
         if cursor.deployment_id in earlier:
             earlier[cursor.deployment_id].add(done)

@@ -262,6 +262,22 @@ def write_range(cursor: IndexCursor, read: RangeRead, *, head: int, range_size: 
     return written, changes
 
 
+def note_head(cursor: IndexCursor, *, head: int, final: int | None, now) -> None:
+    """A cursor with nothing new to read: its head and final block moved on, and the
+    document attestations that move made final told of (a `safe`/`finalized` tag can
+    advance while the head does not), in one transaction."""
+    moved = (head, final) != (cursor.head_block, cursor.final_block)
+    with transaction.atomic():
+        IndexCursor.objects.filter(pk=cursor.pk).update(
+            head_block=head, final_block=final, last_run_at=now, last_success_at=now,
+            last_error="")
+        if not moved:
+            return
+        nothing = RangeRead(start=cursor.next_block, end=cursor.next_block - 1, end_hash="")
+        _emit_document_facts(cursor, nothing, old_head=cursor.head_block, head=head, now=now,
+                             final=final)
+
+
 def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int | None,
                          head: int, now, final: int | None = None) -> None:
     """Tell core.events (the webhooks' outbox), in the range's transaction, of the document

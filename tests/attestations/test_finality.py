@@ -129,6 +129,24 @@ def test_a_safe_chain_is_final_at_the_nodes_safe_block(site):
     assert answer.verified and answer.finality == {"rule": "safe", "finalizedBlock": block}
 
 
+def test_records_made_final_without_a_new_head_are_told_of_at_the_next_run(site, emitted):
+    # Under `finalized` the attestation is not final yet; an administrator's switch to
+    # `safe` makes it final with no new block: the next run, with nothing new to read,
+    # still tells of it (document.verified), once.
+    uid, block = site.attest()
+    site.mine(SLOTS)
+    site.index()
+    assert verify_document(HASH).reason == "not_final"
+    assert ("attestation.final", {"attestationUid": uid}) not in emitted
+
+    Chain.objects.filter(pk=site.chain.pk).update(finality="safe")
+    site.index()
+    site.index()
+
+    assert verify_document(HASH).verified
+    assert emitted.count(("attestation.final", {"attestationUid": uid})) == 1
+
+
 def test_a_confirmations_chain_keeps_its_count(site):
     Chain.objects.filter(pk=site.chain.pk).update(finality="confirmations", confirmations=2)
     _, block = site.attest()
