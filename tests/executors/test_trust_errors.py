@@ -2,8 +2,6 @@
 issuer is a 404 problem whatever the body, and a refused body is a 400 problem that
 changes nothing."""
 
-import uuid
-
 import pytest
 
 from executors.models import Executor
@@ -14,7 +12,8 @@ from tests.proofs import checksummed, register
 
 pytestmark = pytest.mark.django_db
 
-UNKNOWN_EXECUTOR = f"/v1/admin/executors/{uuid.uuid4()}"
+# A fixed id: xdist workers must collect the same test names.
+UNKNOWN_EXECUTOR = "/v1/admin/executors/00000000-0000-4000-8000-000000000000"
 UNKNOWN_KEY = "/v1/admin/api-keys/crk_000000000000"
 
 
