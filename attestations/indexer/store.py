@@ -302,9 +302,9 @@ def _emit_document_facts(cursor: IndexCursor, read: RangeRead, *, old_head: int 
         "confirmations", "finality")[0]
     final_up_to = head - max(needed, 1) + 1  # confirmations count the record's own block
     was_final_up_to = -1 if old_head is None else old_head - max(needed, 1) + 1
+    if cursor.final_block is not None:  # under the last run's rule, which may have changed
+        was_final_up_to = cursor.final_block
     if rule != Chain.Finality.CONFIRMATIONS:
-        if cursor.final_block is not None:
-            was_final_up_to = cursor.final_block
         final_up_to = -1 if final is None else final
     fresh = Q(block_number__gte=read.start, block_number__lte=min(read.end, final_up_to))
     ripened = Q(block_number__gt=was_final_up_to, block_number__lte=final_up_to,

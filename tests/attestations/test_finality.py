@@ -147,6 +147,20 @@ def test_records_made_final_without_a_new_head_are_told_of_at_the_next_run(site,
     assert emitted.count(("attestation.final", {"attestationUid": uid})) == 1
 
 
+def test_records_made_final_by_a_switch_to_confirmations_are_told_of(site, emitted):
+    uid, block = site.attest()
+    site.mine(SLOTS)  # under `finalized` not final; under 1 confirmation, final
+    site.index()
+    assert ("attestation.final", {"attestationUid": uid}) not in emitted
+
+    Chain.objects.filter(pk=site.chain.pk).update(finality="confirmations")
+    site.index()
+    site.mine(1)
+    site.index()
+
+    assert emitted.count(("attestation.final", {"attestationUid": uid})) == 1
+
+
 def test_a_confirmations_chain_keeps_its_count(site):
     Chain.objects.filter(pk=site.chain.pk).update(finality="confirmations", confirmations=2)
     _, block = site.attest()
