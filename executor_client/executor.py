@@ -12,7 +12,8 @@ What it may do, and the status its heartbeats report, is looked at before each c
 - `blocked_by_fees`: what the chain asks per gas is above the chain's cap, or the node's
   fees cannot be trusted (a base fee of 0); it holds until fees fall;
 - `low_funds`: its balance pays for fewer than the chain's `lowFundsBatches` batches at
-  the current fees (the last batch's gas x the max fee it would offer): it still claims
+  the current fees (the gas of the last claimed batch's transactions x the max fee it
+  would offer): it still claims
   while it can pay for one more, and claims nothing it cannot pay for;
 - else `ok` (or `busy` with jobs in hand or in flight).
 
@@ -112,6 +113,7 @@ class ReferenceExecutor:
         self.head: int | None = None
         self.market: Market | None = None
         self.balance: int | None = None
+        self.batch_gas: int | None = None  # the gas limits of the last claimed batch's sends
         self.fee_fault = ""  # why the fees cannot be used
         self.signer_fault = ""  # why the signer cannot be used
         self.state = "ok"  # what the heartbeats say (see the module's docstring)
@@ -217,7 +219,7 @@ class ReferenceExecutor:
                          f"the chain asks {market.needed} wei per gas, above the cap of "
                          f"{policy.max_fee_per_gas_cap}", claims=False)
         else:
-            per_batch = (self.outbox.last_batch_gas or DEFAULT_BATCH_GAS) * \
+            per_batch = (self.batch_gas or DEFAULT_BATCH_GAS) * \
                 market.offer(policy).max_fee
             if self.balance < per_batch:
                 self._become("low_funds", f"the balance of {self.balance} wei pays for no "
@@ -291,10 +293,13 @@ class ReferenceExecutor:
         if not jobs:
             return []
         self.pending += len(jobs)
+        sent_gas = self.outbox.sent_gas
         try:
             sent = self._bind(jobs)
         finally:
             self.pending -= len(jobs)
+        if self.outbox.sent_gas > sent_gas:  # a batch of several transactions costs them all
+            self.batch_gas = self.outbox.sent_gas - sent_gas
         if self.batch == 1:
             (one,) = sent
             self.service.report(self.chain_ref, one.workflow_id, self.executor_id,

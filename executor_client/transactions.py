@@ -92,7 +92,7 @@ class Outbox:
         self.resend_within = resend_within
         self.in_flight: dict[int, InFlight] = {}
         self.unreported: list[tuple[list[dict], str]] = []  # mined, the service not told yet
-        self.last_batch_gas: int | None = None
+        self.sent_gas = 0  # the gas limits of every new transaction sent, summed
         self.lock = threading.RLock()
         self._next = 0
 
@@ -130,7 +130,7 @@ class Outbox:
                         continue
                     raise
                 self._next = nonce + 1
-                self.last_batch_gas = gas
+                self.sent_gas += gas
                 return entry.hashes[-1]
         raise RuntimeError("unreachable")
 
