@@ -108,6 +108,10 @@ class ReferenceExecutor:
         self.executor_id: str | None = None
         self.pending = 0  # jobs in hand
         self.interval = 10
+        # One heartbeat at a time, its status read inside: the thread's beat and a status
+        # change's beat sent together could reach the service in either order, and an
+        # older status left standing for a whole interval.
+        self.beating = threading.RLock()
         self.policy = Policy()
         # What it saw last (once a block): the head, the prices, its balance.
         self.head: int | None = None
@@ -147,17 +151,19 @@ class ReferenceExecutor:
 
     def beat(self, status: str | None = None) -> None:
         """One heartbeat (its answer carries the chain's fee policy); logged if it fails."""
-        pending = self.pending + (self.outbox.jobs_in_flight() if self.outbox else 0)
-        word = status or ("busy" if self.state == "ok" and pending else self.state)
-        try:
-            answer = self.service.heartbeat(self.chain_ref, self.executor_id, word, pending,
-                                            head_block=self.head, balance_wei=self.balance)
-        except (requests.RequestException, ServiceError) as exc:
-            logger.warning("Heartbeat failed: %s", exc)
-            if isinstance(exc, ServiceError) and exc.status == 404:
-                self.register()  # deregistered or forgotten: register again
-            return
-        self.policy = Policy.of(answer)
+        with self.beating:
+            pending = self.pending + (self.outbox.jobs_in_flight() if self.outbox else 0)
+            word = status or ("busy" if self.state == "ok" and pending else self.state)
+            try:
+                answer = self.service.heartbeat(self.chain_ref, self.executor_id, word,
+                                                pending, head_block=self.head,
+                                                balance_wei=self.balance)
+            except (requests.RequestException, ServiceError) as exc:
+                logger.warning("Heartbeat failed: %s", exc)
+                if isinstance(exc, ServiceError) and exc.status == 404:
+                    self.register()  # deregistered or forgotten: register again
+                return
+            self.policy = Policy.of(answer)
 
     def _heartbeats(self) -> None:
         while not self.stopping.wait(self.interval):
