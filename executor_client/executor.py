@@ -19,7 +19,7 @@ What it may do, and the status its heartbeats report, is looked at before each c
 
 Binding modes: `single` jobs are attested one transaction each; `multi` jobs of a claimed
 batch together, in one multiAttest, or in several when one would take more than a quarter
-of a block's gas (`fitted`); `merkle` jobs by one attestation of the Merkle root of their
+of a block's gas (`_fitted`); `merkle` jobs by one attestation of the Merkle root of their
 documents (executor_client/merkle.py), reported with the root.
 """
 
