@@ -262,7 +262,6 @@ class CheckedResolver(aiohttp.ThreadedResolver):
             check_address(entry["host"], self.private_setting)
         return found
 
-
     async def _looked_up(self, host, port) -> list[dict]:
         addresses = await asyncio.get_running_loop().run_in_executor(None, self.lookup, host)
         if not addresses:
@@ -289,15 +288,19 @@ async def resolve_checked(host: str, port: int) -> str:
     return infos[0][4][0]
 
 
-async def read_capped(response: aiohttp.ClientResponse) -> bytes:
-    limit = settings.RPC_RESPONSE_MAX_BYTES
+async def read_capped(response: aiohttp.ClientResponse, limit: int | None = None) -> bytes:
+    """The answer's body, refused past `limit` bytes: RPC_RESPONSE_MAX_BYTES by default,
+    refused with the category alone (an endpoint's last error is fixed text); a caller's own
+    limit is named in the refusal."""
+    named = limit is not None
+    limit = limit if named else settings.RPC_RESPONSE_MAX_BYTES
     if (response.content_length or 0) > limit:
-        raise ResponseTooLarge()
+        raise ResponseTooLarge(f"{response.content_length} bytes declared" if named else "")
     body = bytearray()
     async for chunk in response.content.iter_chunked(CHUNK_BYTES):
         body += chunk
         if len(body) > limit:
-            raise ResponseTooLarge()
+            raise ResponseTooLarge(f"more than {limit} bytes" if named else "")
     return bytes(body)
 
 
@@ -361,11 +364,4 @@ async def _fetch(url: str, private_setting: str, max_bytes: int, ssl_context, lo
         async with session.get(url, allow_redirects=False) as response:
             if 300 <= response.status < 400:
                 raise RedirectRefused(f"to {response.headers.get('Location', '?')[:200]}")
-            if (response.content_length or 0) > max_bytes:
-                raise ResponseTooLarge(f"{response.content_length} bytes declared")
-            body = bytearray()
-            async for chunk in response.content.iter_chunked(CHUNK_BYTES):
-                body += chunk
-                if len(body) > max_bytes:
-                    raise ResponseTooLarge(f"more than {max_bytes} bytes")
-            return response.status, bytes(body)
+            return response.status, await read_capped(response, max_bytes)
