@@ -276,18 +276,22 @@ def _live(document_hash: str, *, chain_id: int | None, now: datetime) -> Verific
     merkle = max((row for row, _ in ranked if row.root is not None),
                  key=lambda row: row.rank, default=None)
     chains = Chain.objects.in_bulk({row.chain_id for row in [*asked, merkle] if row})
-    clients = {}
+    clients = {}  # chain id -> its endpoints' clients, made once per chain
+
+    def read(row: Row) -> Verification:
+        chain = chains[row.chain_id]
+        if row.chain_id not in clients:
+            clients[row.chain_id] = endpoint_clients(chain)
+        return _read_anywhere(clients[row.chain_id], row, chain, now)
+
     best = RANK[rules.NOT_FOUND]
     for row in asked:
-        if row.chain_id not in clients:
-            clients[row.chain_id] = endpoint_clients(chains[row.chain_id])
-        answer = _read_anywhere(clients[row.chain_id], row, chains[row.chain_id], now)
+        answer = read(row)
         if answer.verified:
             return answer
         best = max(best, RANK[answer.reason])
     if merkle is not None and merkle.rank == VALID:  # the root's attestation, re-read
-        chain = chains[merkle.chain_id]
-        answer = _read_anywhere(endpoint_clients(chain), merkle, chain, now)
+        answer = read(merkle)
         if answer.verified:
             answer.merkle_root, answer.proof = merkle.root, merkle.proof
             return answer
